@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode, warnings kept visible.
+let common: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "ActivityRelay",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "activity-relay", targets: ["activity-relay"])
+    ],
+    targets: [
+        // System libraries: module.modulemap + shim.h only.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CRelayLinux"),
+
+        // Pure layers.
+        .target(name: "RelayCore", swiftSettings: common),
+        .target(name: "RelayHTTP", swiftSettings: common),
+
+        // Effects: sockets and TLS, SQLite.
+        .target(name: "RelayNet", dependencies: ["COpenSSL", "CRelayLinux"], swiftSettings: common),
+        .target(name: "RelayStore", dependencies: ["RelayCore", "CSQLite"], swiftSettings: common),
+
+        // Wiring: routes, auth, fan-out.
+        .target(
+            name: "RelayServer",
+            dependencies: ["RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
+            swiftSettings: common),
+        .executableTarget(name: "activity-relay", dependencies: ["RelayServer", "RelayCore"], swiftSettings: common),
+
+        // Test support shared by every test target.
+        .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
+
+        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], swiftSettings: common),
+        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], swiftSettings: common),
+        .testTarget(name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], swiftSettings: common),
+        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], swiftSettings: common),
+        .testTarget(
+            name: "RelayServerTests",
+            dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP"],
+            swiftSettings: common),
+    ]
+)
