@@ -1,0 +1,103 @@
+/// What the emulated person chose for one app in Settings (CONTRACT section 5).
+public struct AppSettings: Sendable, Hashable {
+    /// Settings › App › Live Activities.
+    public var liveActivitiesEnabled: Bool
+    /// Settings › App › Live Activities › More Frequent Updates.
+    public var frequentPushesEnabled: Bool
+    /// How the person answers AlarmKit's authorization prompt.
+    public var alarmAuthorization: AlarmAuthorization
+
+    public init(
+        liveActivitiesEnabled: Bool = true, frequentPushesEnabled: Bool = false,
+        alarmAuthorization: AlarmAuthorization = .notDetermined
+    ) {
+        self.liveActivitiesEnabled = liveActivitiesEnabled
+        self.frequentPushesEnabled = frequentPushesEnabled
+        self.alarmAuthorization = alarmAuthorization
+    }
+
+    /// `{"liveActivitiesEnabled", "frequentPushesEnabled", "alarmAuthorization"}`.
+    public var json: JSONValue {
+        [
+            "liveActivitiesEnabled": .bool(liveActivitiesEnabled),
+            "frequentPushesEnabled": .bool(frequentPushesEnabled),
+            "alarmAuthorization": .string(alarmAuthorization.rawValue),
+        ]
+    }
+
+    /// Applies the members present in `body` to these settings; unknown members and wrong types
+    /// are errors naming the member.
+    public mutating func merge(_ body: JSONValue) throws(RequestError) {
+        guard let members = body.objectValue else { throw RequestError(path: "", message: "must be an object") }
+        for (key, value) in members {
+            switch key {
+            case "liveActivitiesEnabled":
+                guard let flag = value.boolValue else { throw RequestError(path: key, message: "must be a boolean") }
+                liveActivitiesEnabled = flag
+            case "frequentPushesEnabled":
+                guard let flag = value.boolValue else { throw RequestError(path: key, message: "must be a boolean") }
+                frequentPushesEnabled = flag
+            case "alarmAuthorization":
+                guard let text = value.stringValue, let answer = AlarmAuthorization(rawValue: text) else {
+                    throw RequestError(path: key, message: "must be \"notDetermined\", \"authorized\" or \"denied\"")
+                }
+                alarmAuthorization = answer
+            default:
+                throw RequestError(path: key, message: "is not a known app setting")
+            }
+        }
+    }
+
+    /// Settings restored from `json`; missing members keep their defaults.
+    public static func fromJSON(_ json: JSONValue) throws(RequestError) -> AppSettings {
+        var settings = AppSettings()
+        try settings.merge(json)
+        return settings
+    }
+}
+
+/// The person's answer to AlarmKit's prompt. `notDetermined` means the person has not been
+/// asked yet; the emulated person then allows on the first schedule, as the prompt appears.
+public enum AlarmAuthorization: String, Sendable, Hashable, CaseIterable {
+    case notDetermined
+    case authorized
+    case denied
+}
+
+/// A push-to-start token issued for one attributes type of one app on one device.
+public struct PushToStartToken: Sendable, Hashable {
+    public var token: String
+    public var deviceId: String
+    public var bundleId: String
+    public var attributesType: String
+    public var issuedAt: UnixSeconds
+
+    public init(token: String, deviceId: String, bundleId: String, attributesType: String, issuedAt: UnixSeconds) {
+        self.token = token
+        self.deviceId = deviceId
+        self.bundleId = bundleId
+        self.attributesType = attributesType
+        self.issuedAt = issuedAt
+    }
+
+    public var json: JSONValue {
+        [
+            "token": .string(token), "deviceId": .string(deviceId), "bundleId": .string(bundleId),
+            "attributesType": .string(attributesType), "issuedAt": .number(issuedAt),
+        ]
+    }
+}
+
+/// A request body that does not fit: the JSON path of the offending member and what is wrong.
+public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Dotted path such as `schedule.relative.hour`; empty for the whole body.
+    public var path: String
+    public var message: String
+
+    public init(path: String, message: String) {
+        self.path = path
+        self.message = message
+    }
+
+    public var description: String { path.isEmpty ? "body \(message)" : "\(path) \(message)" }
+}
