@@ -43,11 +43,13 @@ extension Alarm {
         try validateIdentity(id: id, deviceId: deviceId, bundleId: bundleId)
         let stateName = try string("state")
         guard let state = AlarmState(rawValue: stateName) else {
-            throw AlarmError.invalidField(path: "state", message: "unknown state \(AlarmJSON.describe(.string(stateName)))")
+            throw AlarmError.invalidField(
+                path: "state", message: "unknown state \(AlarmJSON.describe(.string(stateName)))")
         }
-        let timeZone = try AlarmJSON.member(members, "timeZone").map { value throws(AlarmError) in
-            try AlarmJSON.string(value, at: "timeZone", maxBytes: AlarmLimits.maximumTimeZoneBytes)
-        } ?? "UTC"
+        let timeZone =
+            try AlarmJSON.member(members, "timeZone").map { value throws(AlarmError) in
+                try AlarmJSON.string(value, at: "timeZone", maxBytes: AlarmLimits.maximumTimeZoneBytes)
+            } ?? "UTC"
         try validateTimeZone(timeZone)
         let schedule = try AlarmJSON.member(members, "schedule").map { value throws(AlarmError) in
             try AlarmSchedule(json: value)
@@ -56,7 +58,8 @@ extension Alarm {
             try AlarmCountdownDuration(json: value)
         }
         if schedule == nil, countdownDuration?.preAlert == nil {
-            throw AlarmError.invalidField(path: "schedule", message: "is required when countdownDuration.preAlert is absent")
+            throw AlarmError.invalidField(
+                path: "schedule", message: "is required when countdownDuration.preAlert is absent")
         }
         let presentation = try AlarmJSON.required(members, "presentation", in: "")
         try validatePresentation(presentation)
@@ -76,9 +79,10 @@ extension Alarm {
         alarm.nextAlertAt = try instant("nextAlertAt")
         alarm.occurrenceAt = try instant("occurrenceAt")
         alarm.removedAt = try instant("removedAt")
-        alarm.hasAlerted = try AlarmJSON.member(members, "hasAlerted").map { value throws(AlarmError) in
-            try AlarmJSON.bool(value, at: "hasAlerted")
-        } ?? false
+        alarm.hasAlerted =
+            try AlarmJSON.member(members, "hasAlerted").map { value throws(AlarmError) in
+                try AlarmJSON.bool(value, at: "hasAlerted")
+            } ?? false
         alarm.presentationState = try AlarmJSON.member(members, "presentationState").map { value throws(AlarmError) in
             try AlarmPresentationState(json: value)
         }
@@ -126,7 +130,8 @@ extension Alarm {
     private static func checkCountdown(total: Double, elapsed: Double) throws(AlarmError) {
         guard total > 0, total <= AlarmLimits.maximumDuration else {
             throw AlarmError.invalidField(
-                path: "presentationState.totalCountdownDuration", message: "must be positive and within the limit (got \(total))")
+                path: "presentationState.totalCountdownDuration",
+                message: "must be positive and within the limit (got \(total))")
         }
         guard elapsed >= 0, elapsed <= total else {
             throw AlarmError.invalidField(

@@ -103,7 +103,9 @@ extension Alarm {
         try countdownDuration?.validate()
         try validatePresentation(presentation)
         if let metadata { try AlarmJSON.checkPayload(metadata, at: "metadata") }
-        if let tintColor { try AlarmJSON.checkLength(tintColor, at: "tintColor", maxBytes: AlarmLimits.maximumStyleBytes) }
+        if let tintColor {
+            try AlarmJSON.checkLength(tintColor, at: "tintColor", maxBytes: AlarmLimits.maximumStyleBytes)
+        }
         if let sound { try AlarmJSON.checkLength(sound, at: "sound", maxBytes: AlarmLimits.maximumStyleBytes) }
 
         var alarm = Alarm(
@@ -131,15 +133,19 @@ extension Alarm {
         return alarm
     }
 
+    /// Fails unless `id` is a UUID string and `deviceId` / `bundleId` are non-empty and bounded.
     static func validateIdentity(id: String, deviceId: String, bundleId: String) throws(AlarmError) {
         guard isUUID(id) else {
             throw AlarmError.invalidField(
-                path: "id", message: "must be a UUID string like 5F1C0A52-8A4E-4C47-9B7E-2D3F6A1B9C10 (got \(AlarmJSON.describe(.string(id))))")
+                path: "id",
+                message: "must be a UUID string like 5F1C0A52-8A4E-4C47-9B7E-2D3F6A1B9C10 "
+                    + "(got \(AlarmJSON.describe(.string(id))))")
         }
         try AlarmJSON.checkLength(deviceId, at: "deviceId", maxBytes: AlarmLimits.maximumIdentifierBytes)
         try AlarmJSON.checkLength(bundleId, at: "bundleId", maxBytes: AlarmLimits.maximumIdentifierBytes)
     }
 
+    /// Fails unless `timeZone` is a bounded identifier Foundation knows.
     static func validateTimeZone(_ timeZone: String) throws(AlarmError) {
         try AlarmJSON.checkLength(timeZone, at: "timeZone", maxBytes: AlarmLimits.maximumTimeZoneBytes)
         guard AlarmCalendar.isKnown(timeZone: timeZone) else {

@@ -15,7 +15,8 @@ import Foundation
 /// - A wall time that happens twice (the fall-back overlap, e.g. 01:30 on 2024-11-03 in New York)
 ///   fires once, at its first occurrence (01:30 EDT = 05:30 UTC), like `repeatedTimePolicy: .first`.
 ///   That occurrence is the day's only one: once it has passed, the next is on a later day, even
-///   if the alarm is created or stopped between the two 01:30s.
+///   if the alarm is created or stopped between the two 01:30s (where `Calendar.nextDate` with
+///   `.first` would still return the second 01:30).
 enum AlarmCalendar {
     private static let secondsPerDay = 86_400
 

@@ -29,7 +29,8 @@ public struct AlarmCountdownDuration: Sendable, Hashable {
         guard seconds.isFinite, seconds > 0, seconds <= AlarmLimits.maximumDuration else {
             throw AlarmError.invalidField(
                 path: path,
-                message: "must be a positive number of seconds at most \(Int(AlarmLimits.maximumDuration)) (got \(seconds))"
+                message:
+                    "must be a positive number of seconds at most \(Int(AlarmLimits.maximumDuration)) (got \(seconds))"
             )
         }
     }
@@ -40,7 +41,10 @@ public struct AlarmCountdownDuration: Sendable, Hashable {
 extension AlarmCountdownDuration {
     /// `{"preAlert": seconds | null, "postAlert": seconds | null}`.
     public var json: JSONValue {
-        ["preAlert": .optional(preAlert.map(JSONValue.number)), "postAlert": .optional(postAlert.map(JSONValue.number))]
+        [
+            "preAlert": .optional(preAlert.map(JSONValue.number)),
+            "postAlert": .optional(postAlert.map(JSONValue.number)),
+        ]
     }
 
     /// Parses and validates `{preAlert?, postAlert?}`; errors name paths under `countdownDuration`.

@@ -39,7 +39,10 @@ extension AlarmPresentationState {
                 "previouslyElapsedDuration": .number(elapsed), "startDate": .number(start), "fireDate": .number(fire),
             ]
         case .paused(let total, let elapsed):
-            return ["mode": "paused", "totalCountdownDuration": .number(total), "previouslyElapsedDuration": .number(elapsed)]
+            return [
+                "mode": "paused", "totalCountdownDuration": .number(total),
+                "previouslyElapsedDuration": .number(elapsed),
+            ]
         }
     }
 
@@ -56,7 +59,8 @@ extension AlarmPresentationState {
             let timePath = AlarmJSON.path(path, "time")
             let time = try AlarmJSON.object(AlarmJSON.required(members, "time", in: path), at: timePath)
             guard let hour = time["hour"]?.int64Value, (0...23).contains(hour) else {
-                throw AlarmError.invalidField(path: AlarmJSON.path(timePath, "hour"), message: "must be an integer 0-23")
+                throw AlarmError.invalidField(
+                    path: AlarmJSON.path(timePath, "hour"), message: "must be an integer 0-23")
             }
             guard let minute = time["minute"]?.int64Value, (0...59).contains(minute) else {
                 throw AlarmError.invalidField(

@@ -109,7 +109,8 @@ extension AlarmSchedule {
             let fields = try AlarmJSON.object(relative, at: relativePath)
             let hour = try Self.integer(fields, "hour", in: relativePath, range: 0...23)
             let minute = try Self.integer(fields, "minute", in: relativePath, range: 0...59)
-            let repeats = try Self.recurrence(AlarmJSON.member(fields, "repeats"), at: AlarmJSON.path(relativePath, "repeats"))
+            let repeats = try Self.recurrence(
+                AlarmJSON.member(fields, "repeats"), at: AlarmJSON.path(relativePath, "repeats"))
             self = .relative(hour: hour, minute: minute, repeats: repeats)
         default:
             throw AlarmError.invalidField(path: path, message: "must have exactly one of \"fixed\" or \"relative\"")

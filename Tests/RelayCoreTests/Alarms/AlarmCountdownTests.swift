@@ -69,7 +69,7 @@ final class AlarmCountdownTests: XCTestCase {
     func testSnoozeWithoutAnyDurationIsRefused() throws {
         var alarm = try AlarmFixtures.make(schedule: .fixed(500), at: 0)
         XCTAssertEqual(alarm.advance(to: 500), [.stateChanged(from: .scheduled, to: .alerting, at: 500)])
-        XCTAssertAlarmError(try alarm.countdown(at: 510), .noCountdownDuration(id: AlarmFixtures.id))
+        assertAlarmError(try alarm.countdown(at: 510), .noCountdownDuration(id: AlarmFixtures.id))
         XCTAssertEqual(alarm.state, .alerting)
     }
 
@@ -92,7 +92,8 @@ final class AlarmCountdownTests: XCTestCase {
         XCTAssertEqual(alarm.advance(to: t + 3000), [.stateChanged(from: .scheduled, to: .countdown, at: t + 3000)])
         XCTAssertEqual(
             alarm.presentationState,
-            .countdown(totalCountdownDuration: 600, previouslyElapsedDuration: 0, startDate: t + 3000, fireDate: t + 3600))
+            .countdown(
+                totalCountdownDuration: 600, previouslyElapsedDuration: 0, startDate: t + 3000, fireDate: t + 3600))
         XCTAssertEqual(alarm.advance(to: t + 3600), [.stateChanged(from: .countdown, to: .alerting, at: t + 3600)])
         XCTAssertEqual(alarm.presentationState, .alert(hour: 1, minute: 0))
     }
@@ -103,7 +104,8 @@ final class AlarmCountdownTests: XCTestCase {
         XCTAssertEqual(alarm.state, .countdown)
         XCTAssertEqual(
             alarm.presentationState,
-            .countdown(totalCountdownDuration: 600, previouslyElapsedDuration: 300, startDate: t + 3300, fireDate: t + 3600))
+            .countdown(
+                totalCountdownDuration: 600, previouslyElapsedDuration: 300, startDate: t + 3300, fireDate: t + 3600))
         XCTAssertEqual(alarm.nextDeadline, t + 3600)
     }
 
@@ -125,7 +127,7 @@ final class AlarmCountdownTests: XCTestCase {
 
     func testPauseAtTheFireDateIsTooLate() throws {
         var alarm = try AlarmFixtures.make(schedule: nil, preAlert: 60, at: 0)
-        XCTAssertAlarmError(try alarm.pause(at: 60), .invalidState(current: .alerting, operation: "pause"))
+        assertAlarmError(try alarm.pause(at: 60), .invalidState(current: .alerting, operation: "pause"))
         XCTAssertEqual(alarm.state, .countdown, "a refused operation leaves the alarm untouched")
         XCTAssertEqual(alarm.advance(to: 60), [.stateChanged(from: .countdown, to: .alerting, at: 60)])
     }

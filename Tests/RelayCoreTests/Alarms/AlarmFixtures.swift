@@ -5,7 +5,8 @@ import XCTest
 enum AlarmFixtures {
     static let id = "5F1C0A52-8A4E-4C47-9B7E-2D3F6A1B9C10"
     static let presentation: JSONValue = [
-        "alert": ["title": "Wake up", "stopButton": "Stop"], "countdown": ["title": "Soon"], "paused": ["title": "Paused"],
+        "alert": ["title": "Wake up", "stopButton": "Stop"], "countdown": ["title": "Soon"],
+        "paused": ["title": "Paused"],
     ]
     /// 2024-01-01T00:00:00Z, a Monday.
     static let t0: UnixSeconds = 1_704_067_200
@@ -14,7 +15,8 @@ enum AlarmFixtures {
         schedule: AlarmSchedule?, timeZone: String = "UTC", preAlert: Double? = nil, postAlert: Double? = nil,
         at now: UnixSeconds = t0
     ) throws -> Alarm {
-        let duration = preAlert == nil && postAlert == nil
+        let duration =
+            preAlert == nil && postAlert == nil
             ? nil : AlarmCountdownDuration(preAlert: preAlert, postAlert: postAlert)
         return try Alarm.schedule(
             id: id, deviceId: "device-1", bundleId: "com.example.wake", schedule: schedule, timeZone: timeZone,
@@ -33,7 +35,8 @@ enum AlarmFixtures {
     /// 2024-01-01T07:00Z.
     static func daily(in state: AlarmState) throws -> (Alarm, UnixSeconds) {
         let everyDay = AlarmSchedule.Weekday.allCases
-        var alarm = try make(schedule: .relative(hour: 7, minute: 0, repeats: .weekly(everyDay)), preAlert: 600, postAlert: 300)
+        var alarm = try make(
+            schedule: .relative(hour: 7, minute: 0, repeats: .weekly(everyDay)), preAlert: 600, postAlert: 300)
         let reached = try drive(&alarm, to: state, countdownAt: t0 + 7 * 3600 - 600, alertAt: t0 + 7 * 3600)
         return (alarm, reached)
     }
@@ -59,7 +62,7 @@ enum AlarmFixtures {
 }
 
 /// Asserts that `body` throws exactly `expected`.
-func XCTAssertAlarmError<T>(
+func assertAlarmError<T>(
     _ body: @autoclosure () throws -> T, _ expected: AlarmError, file: StaticString = #filePath, line: UInt = #line
 ) {
     do {

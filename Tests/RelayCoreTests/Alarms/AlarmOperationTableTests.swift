@@ -27,9 +27,15 @@ final class AlarmOperationTableTests: XCTestCase {
     /// stop and cancel from anywhere.
     static let oneShotTable: [AlarmState: [Operation: Outcome]] = [
         .scheduled: [.pause: .refused, .resume: .refused, .countdown: .refused, .stop: .removed, .cancel: .removed],
-        .countdown: [.pause: .becomes(.paused), .resume: .refused, .countdown: .refused, .stop: .removed, .cancel: .removed],
-        .paused: [.pause: .refused, .resume: .becomes(.countdown), .countdown: .refused, .stop: .removed, .cancel: .removed],
-        .alerting: [.pause: .refused, .resume: .refused, .countdown: .becomes(.countdown), .stop: .removed, .cancel: .removed],
+        .countdown: [
+            .pause: .becomes(.paused), .resume: .refused, .countdown: .refused, .stop: .removed, .cancel: .removed,
+        ],
+        .paused: [
+            .pause: .refused, .resume: .becomes(.countdown), .countdown: .refused, .stop: .removed, .cancel: .removed,
+        ],
+        .alerting: [
+            .pause: .refused, .resume: .refused, .countdown: .becomes(.countdown), .stop: .removed, .cancel: .removed,
+        ],
     ]
 
     func testOneShotAlarmFromEveryState() throws {
@@ -46,7 +52,8 @@ final class AlarmOperationTableTests: XCTestCase {
         let nextDay = AlarmFixtures.t0 + 86_400 + 7 * 3600
         for state in AlarmState.allCases {
             var (alarm, reached) = try AlarmFixtures.daily(in: state)
-            XCTAssertEqual(try alarm.stop(at: reached + 10), [.stateChanged(from: state, to: .scheduled, at: reached + 10)])
+            XCTAssertEqual(
+                try alarm.stop(at: reached + 10), [.stateChanged(from: state, to: .scheduled, at: reached + 10)])
             XCTAssertEqual(alarm.nextAlertAt, nextDay, "from \(state)")
             XCTAssertEqual(alarm.nextDeadline, nextDay - 600, "from \(state)")
             XCTAssertEqual(alarm.presentationState, .alert(hour: 7, minute: 0))
@@ -58,7 +65,7 @@ final class AlarmOperationTableTests: XCTestCase {
         var (alarm, reached) = try AlarmFixtures.oneShot(in: .countdown)
         _ = try alarm.cancel(at: reached)
         for operation in Operation.allCases {
-            XCTAssertAlarmError(try operation.apply(to: &alarm, at: reached + 1), .alarmRemoved(id: AlarmFixtures.id))
+            assertAlarmError(try operation.apply(to: &alarm, at: reached + 1), .alarmRemoved(id: AlarmFixtures.id))
         }
         XCTAssertNil(alarm.nextDeadline)
         XCTAssertEqual(alarm.advance(to: reached + 1_000_000), [])
@@ -77,7 +84,7 @@ final class AlarmOperationTableTests: XCTestCase {
                 let label = "\(operation) from \(state)"
                 switch outcome {
                 case .refused:
-                    XCTAssertAlarmError(
+                    assertAlarmError(
                         try operation.apply(to: &alarm, at: now),
                         .invalidState(current: state, operation: operation.rawValue))
                     XCTAssertEqual(alarm, before, label)
@@ -88,7 +95,8 @@ final class AlarmOperationTableTests: XCTestCase {
                     XCTAssertNil(alarm.nextAlertAt, label)
                 case .becomes(let next):
                     XCTAssertEqual(
-                        try operation.apply(to: &alarm, at: now), [.stateChanged(from: state, to: next, at: now)], label)
+                        try operation.apply(to: &alarm, at: now), [.stateChanged(from: state, to: next, at: now)], label
+                    )
                     XCTAssertEqual(alarm.state, next, label)
                     XCTAssertNil(alarm.removedAt, label)
                 }
