@@ -150,30 +150,48 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertThrowsError(try writer.submitAndWait(StoreBatch([.setMeta(key: "k", value: [])])))
     }
 
-    /// Measures commits and batches per second for one batch per commit versus grouped commits.
+    /// Measures commits and batches per second: one waiting submitter (one batch per commit),
+    /// a burst of queued batches, and 8 threads each waiting on its own batches (as requests do).
     /// Prints the numbers; asserts only that grouping happened.
     func testMeasuresGroupCommitThroughput() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        let single = 200, grouped = 4_000
-        var start = Date()
-        for seq in 1...single { try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(Int64(seq)))])) }
-        let singleSeconds = Date().timeIntervalSince(start)
-        let before = store.writer.currentStatistics
-        start = Date()
-        for seq in (single + 1)...(single + grouped) {
-            store.writer.submit(StoreBatch([.appendEvent(Sample.event(Int64(seq)))])) { _ in }
+        let next = Counter()
+        let batch: @Sendable () -> StoreBatch = { StoreBatch([.appendEvent(Sample.event(next.increment()))]) }
+        func measure(_ name: String, batches: Int, _ body: () throws -> Void) rethrows -> Int {
+            let before = store.writer.currentStatistics
+            let start = Date()
+            try body()
+            store.writer.flush()
+            let seconds = Date().timeIntervalSince(start)
+            let commits = store.writer.currentStatistics.commits - before.commits
+            print(
+                "store throughput, \(name): \(Int(Double(commits) / seconds)) commits/s, "
+                    + "\(Int(Double(batches) / seconds)) batches/s, \(batches / max(commits, 1)) batches per commit")
+            return commits
         }
-        store.writer.flush()
-        let groupedSeconds = Date().timeIntervalSince(start)
-        let commits = store.writer.currentStatistics.commits - before.commits
-        print(
-            "store throughput: one batch per commit: \(Int(Double(single) / singleSeconds)) commits/s = batches/s; "
-                + "grouped: \(Int(Double(commits) / groupedSeconds)) commits/s, "
-                + "\(Int(Double(grouped) / groupedSeconds)) batches/s (\(grouped / max(commits, 1)) batches per commit)")
-        XCTAssertLessThan(commits, grouped)
-        XCTAssertEqual(try store.reader.latestEventSeq(), Int64(single + grouped))
+        _ = try measure("one waiting submitter", batches: 300) {
+            for _ in 0..<300 { try store.writer.submitAndWait(batch()) }
+        }
+        let burst = measure("burst of 4000 queued", batches: 4_000) {
+            for _ in 0..<4_000 { store.writer.submit(batch()) { _ in } }
+        }
+        _ = measure("8 waiting submitters", batches: 1_600) {
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                for _ in 0..<200 { try? store.writer.submitAndWait(batch()) }
+            }
+        }
+        XCTAssertLessThan(burst, 4_000)
+        XCTAssertEqual(try store.reader.latestEventSeq(), 5_900)
     }
+}
+
+/// A thread-safe sequence number source.
+final class Counter: @unchecked Sendable {  // guarded by `lock`
+    private let lock = NSLock()
+    private var value: Int64 = 0
+
+    func increment() -> Int64 { lock.withLock { value += 1; return value } }
 }
 
 /// Completion results collected from the writer thread.
