@@ -58,7 +58,8 @@ public enum Base64URL {
         for (offset, byte) in text.enumerated() {
             let value = values[Int(byte)]
             guard value != 0xFF else {
-                let reason = byte == UInt8(ascii: "=") ? "padding is not allowed" : "byte is not in the base64url alphabet"
+                let reason =
+                    byte == UInt8(ascii: "=") ? "padding is not allowed" : "byte is not in the base64url alphabet"
                 throw Base64URLError(offset: offset, byte: byte, reason: reason)
             }
             accumulator = accumulator << 6 | UInt32(value)

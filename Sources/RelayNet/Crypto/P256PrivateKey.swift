@@ -21,7 +21,9 @@ public struct P256PrivateKey: Sendable {
     public init(pem: String) throws(CryptoError) {
         // The password callback refuses, so an encrypted key fails instead of prompting on a terminal.
         let operation = "load P-256 private key"
-        let loaded = try PEM.reading(pem, operation) { bio in PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil) }
+        let loaded = try PEM.reading(pem, operation) { bio in
+            PEM_read_bio_PrivateKey(bio, nil, { _, _, _, _ in 0 }, nil)
+        }
         key = EVPKey(taking: loaded)
         try key.requireP256(operation)
     }

@@ -29,7 +29,9 @@ enum PEM {
         defer { BIO_free(bio) }
         guard write(bio) == 1 else { throw CryptoError.openSSL(operation) }
         let pending = Int(BIO_ctrl_pending(bio))
-        guard pending > 0, pending <= maxLength else { throw CryptoError.openSSL(operation, fallback: "nothing written") }
+        guard pending > 0, pending <= maxLength else {
+            throw CryptoError.openSSL(operation, fallback: "nothing written")
+        }
         var bytes = [UInt8](repeating: 0, count: pending)
         let read = BIO_read(bio, &bytes, Int32(pending))
         guard read == Int32(pending) else { throw CryptoError.openSSL(operation, fallback: "short read from memory") }

@@ -132,6 +132,8 @@ public final class Statement {
     }
 
     private func check(_ rc: Int32, _ operation: String) throws(StoreError) {
-        guard rc == SQLITE_OK else { throw StoreError(sqlite: rc, connection: connection, operation: operation, sql: sql) }
+        guard rc == SQLITE_OK else {
+            throw StoreError(sqlite: rc, connection: connection, operation: operation, sql: sql)
+        }
     }
 }

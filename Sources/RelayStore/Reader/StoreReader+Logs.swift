@@ -12,7 +12,8 @@ extension StoreReader {
         let types = filter.types.map { $0.sorted() }
         if let types {
             guard types.count <= EventFilter.maxTypes else {
-                throw .store("read events", "filter names \(types.count) types, at most \(EventFilter.maxTypes) allowed")
+                throw .store(
+                    "read events", "filter names \(types.count) types, at most \(EventFilter.maxTypes) allowed")
             }
             if types.isEmpty { return [] }
             sql += " AND type IN (" + (0..<types.count).map { "?\(7 + $0)" }.joined(separator: ", ") + ")"

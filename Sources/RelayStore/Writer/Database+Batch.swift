@@ -20,13 +20,16 @@ extension Database {
         case .appendPush(let push):
             try append(push)
         case .setMeta(let key, let value):
-            try run("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value") {
+            try run(
+                "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+            ) {
                 statement throws(StoreError) in
                 try statement.bind(key, at: 1)
                 try statement.bind(value, at: 2)
             }
         case .deleteMeta(let key):
-            try run("DELETE FROM meta WHERE key = ?1") { statement throws(StoreError) in try statement.bind(key, at: 1) }
+            try run("DELETE FROM meta WHERE key = ?1") { statement throws(StoreError) in try statement.bind(key, at: 1)
+            }
         case .pruneEventsKeepingLast(let count):
             try pruneKeepingLast(count, table: "events", key: "seq")
         case .pruneEventsBefore(let time):
@@ -94,7 +97,8 @@ extension Database {
     /// Deletes a prefix of `table` (by `key` order) so that at most `count` rows remain.
     private func pruneKeepingLast(_ count: Int, table: String, key: String) throws(StoreError) {
         guard count > 0 else { return try execute("DELETE FROM \(table)") }
-        let sql = "DELETE FROM \(table) WHERE \(key) < (SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1)"
+        let sql =
+            "DELETE FROM \(table) WHERE \(key) < (SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1)"
         try run(sql) { statement throws(StoreError) in try statement.bind(Int64(count - 1), at: 1) }
     }
 

@@ -57,4 +57,16 @@ public struct StoreBatch: Sendable, Equatable {
 
     /// Adds deleting `key`.
     public mutating func deleteMeta(_ key: String) { writes.append(.deleteMeta(key: key)) }
+
+    /// Adds deleting the oldest events so that at most `count` remain.
+    public mutating func pruneEvents(keepingLast count: Int) { writes.append(.pruneEventsKeepingLast(count)) }
+
+    /// Adds deleting the oldest events, up to the first one at or after `time`.
+    public mutating func pruneEvents(before time: UnixSeconds) { writes.append(.pruneEventsBefore(time)) }
+
+    /// Adds deleting the oldest push log entries so that at most `count` remain.
+    public mutating func prunePushes(keepingLast count: Int) { writes.append(.prunePushesKeepingLast(count)) }
+
+    /// Adds deleting the oldest push log entries, up to the first one received at or after `time`.
+    public mutating func prunePushes(before time: UnixSeconds) { writes.append(.prunePushesBefore(time)) }
 }

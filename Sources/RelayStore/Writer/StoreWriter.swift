@@ -9,6 +9,7 @@ import Foundation
 /// durability, and many requests share one fsync.
 ///
 /// Completions run on the writer thread: they must be quick and must not wait on the writer.
+/// The thread keeps the writer alive until `close()`, which every owner must call.
 public final class StoreWriter: @unchecked Sendable {  // mutable state is guarded by `condition`
     /// What the writer has done so far.
     public struct Statistics: Sendable, Equatable {

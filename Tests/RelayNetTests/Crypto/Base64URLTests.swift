@@ -3,8 +3,10 @@ import XCTest
 
 final class Base64URLTests: XCTestCase {
     func testRFC4648VectorsWithoutPadding() throws {
-        let vectors = [("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
-                       ("foobar", "Zm9vYmFy")]
+        let vectors = [
+            ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
+            ("foobar", "Zm9vYmFy"),
+        ]
         for (plain, encoded) in vectors {
             XCTAssertEqual(Base64URL.encode(Array(plain.utf8)), encoded, plain)
             XCTAssertEqual(try Base64URL.decode(encoded), Array(plain.utf8), encoded)

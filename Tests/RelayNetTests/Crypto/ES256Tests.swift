@@ -42,8 +42,10 @@ final class ES256Tests: XCTestCase {
         let key = try P256PrivateKey()
         let publicKey = try key.publicKey
         let signature = try ES256.sign(message, key: key)
-        for bad in [[], Array(signature.prefix(63)), signature + [0], try derOf(signature),
-                    [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xFF, count: 64)] {
+        for bad in [
+            [], Array(signature.prefix(63)), signature + [0], try derOf(signature),
+            [UInt8](repeating: 0, count: 64), [UInt8](repeating: 0xFF, count: 64),
+        ] {
             XCTAssertFalse(ES256.verify(signature: bad, message: message, key: publicKey), "\(bad.count) bytes")
         }
     }
@@ -78,11 +80,15 @@ final class ES256Tests: XCTestCase {
         XCTAssertNil(ES256.rawSignature(fromDER: []))
         XCTAssertNil(ES256.rawSignature(fromDER: [0x30, 0x03, 0x02, 0x01]))
         // r with 33 significant bytes does not fit P-256.
-        XCTAssertNil(ES256.rawSignature(fromDER: [0x30, 0x26, 0x02, 0x21, 0x01] + [UInt8](repeating: 1, count: 32)
-                                          + [0x02, 0x01, 0x01]))
+        XCTAssertNil(
+            ES256.rawSignature(
+                fromDER: [0x30, 0x26, 0x02, 0x21, 0x01] + [UInt8](repeating: 1, count: 32)
+                    + [0x02, 0x01, 0x01]))
         XCTAssertNil(ES256.derSignature(fromRaw: [UInt8](repeating: 1, count: 63)))
-        XCTAssertEqual(ES256.derSignature(fromRaw: [UInt8](repeating: 0, count: 31) + [5] + [UInt8](repeating: 0, count: 31) + [7]),
-                       [0x30, 0x06, 0x02, 0x01, 0x05, 0x02, 0x01, 0x07])
+        XCTAssertEqual(
+            ES256.derSignature(
+                fromRaw: [UInt8](repeating: 0, count: 31) + [5] + [UInt8](repeating: 0, count: 31) + [7]),
+            [0x30, 0x06, 0x02, 0x01, 0x05, 0x02, 0x01, 0x07])
     }
 
     private func derOf(_ raw: [UInt8]) throws -> [UInt8] { try XCTUnwrap(ES256.derSignature(fromRaw: raw)) }

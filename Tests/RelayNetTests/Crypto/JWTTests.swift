@@ -20,7 +20,8 @@ final class JWTTests: XCTestCase {
 
     func testProviderTokenHasApplesShape() throws {
         let key = try P256PrivateKey()
-        let text = try JWTSigner.makeProviderToken(teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_767_225_600, key: key)
+        let text = try JWTSigner.makeProviderToken(
+            teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_767_225_600, key: key)
         XCTAssertFalse(text.contains("="))
         let token = try CompactJWT(parsing: text)
         XCTAssertEqual(String(decoding: token.header, as: UTF8.self), #"{"alg":"ES256","kid":"DEVKEY0000"}"#)
@@ -30,7 +31,8 @@ final class JWTTests: XCTestCase {
     }
 
     func testProviderTokenEscapesItsStrings() throws {
-        let text = try JWTSigner.makeProviderToken(teamID: "T\n\u{1}", keyID: #"a"b\c"#, issuedAt: -5, key: try P256PrivateKey())
+        let text = try JWTSigner.makeProviderToken(
+            teamID: "T\n\u{1}", keyID: #"a"b\c"#, issuedAt: -5, key: try P256PrivateKey())
         let token = try CompactJWT(parsing: text)
         XCTAssertEqual(String(decoding: token.header, as: UTF8.self), #"{"alg":"ES256","kid":"a\"b\\c"}"#)
         XCTAssertEqual(String(decoding: token.payload, as: UTF8.self), #"{"iss":"T\n\u0001","iat":-5}"#)
@@ -64,13 +66,16 @@ final class JWTTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try Data(token.signingInput).write(to: URL(fileURLWithPath: directory + "/input"))
-        try Data(try XCTUnwrap(ES256.derSignature(fromRaw: token.signature))).write(to: URL(fileURLWithPath: directory + "/sig.der"))
+        try Data(try XCTUnwrap(ES256.derSignature(fromRaw: token.signature))).write(
+            to: URL(fileURLWithPath: directory + "/sig.der"))
         try Data(try key.publicKey.pemRepresentation().utf8).write(to: URL(fileURLWithPath: directory + "/pub.pem"))
 
         func verify(_ input: String) throws -> (Int32, String) {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: openssl)
-            process.arguments = ["dgst", "-sha256", "-verify", directory + "/pub.pem", "-signature", directory + "/sig.der", input]
+            process.arguments = [
+                "dgst", "-sha256", "-verify", directory + "/pub.pem", "-signature", directory + "/sig.der", input,
+            ]
             let output = Pipe()
             process.standardOutput = output
             process.standardError = output

@@ -12,8 +12,14 @@ final class OpenSSLErrorQueueTests: XCTestCase {
             ("load", { _ = try? P256PrivateKey(pem: ES256Fixtures.pythonPrivateKeyPEM) }),
             ("load P-384", { _ = try? P256PrivateKey(pem: ES256Fixtures.p384PrivateKeyPEM) }),
             ("load encrypted", { _ = try? P256PrivateKey(pem: ES256Fixtures.encryptedPrivateKeyPEM) }),
-            ("load garbage", { _ = try? P256PublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n") }),
-            ("bad signature", { _ = ES256.verify(signature: [UInt8](repeating: 1, count: 64), message: [1], key: publicKey) }),
+            (
+                "load garbage",
+                { _ = try? P256PublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n") }
+            ),
+            (
+                "bad signature",
+                { _ = ES256.verify(signature: [UInt8](repeating: 1, count: 64), message: [1], key: publicKey) }
+            ),
             ("bad DER", { _ = ES256.rawSignature(fromDER: [0x30, 0x01, 0x02]) }),
         ]
         for (name, step) in steps {

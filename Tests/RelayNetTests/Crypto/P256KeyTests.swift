@@ -26,8 +26,9 @@ final class P256KeyTests: XCTestCase {
         XCTAssertEqual(try python.publicKey, try P256PublicKey(pem: ES256Fixtures.pythonPublicKeyPEM))
         let cli = try P256PrivateKey(pem: ES256Fixtures.cliPrivateKeyPEM)
         XCTAssertEqual(try cli.publicKey, try P256PublicKey(pem: ES256Fixtures.cliPublicKeyPEM))
-        XCTAssertEqual(try P256PublicKey(pem: ES256Fixtures.pythonPublicKeyPEM).pemRepresentation(),
-                       ES256Fixtures.pythonPublicKeyPEM + "\n")
+        XCTAssertEqual(
+            try P256PublicKey(pem: ES256Fixtures.pythonPublicKeyPEM).pemRepresentation(),
+            ES256Fixtures.pythonPublicKeyPEM + "\n")
     }
 
     func testRefusesWhatIsNotAnUnencryptedP256Key() {

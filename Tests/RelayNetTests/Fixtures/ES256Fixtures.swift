@@ -51,7 +51,8 @@ enum ES256Fixtures {
         """
 
     /// A provider token signed by Python: kid `PYKEY00001`, iss `PYTEAM0001`, iat 1767225600.
-    static let pythonJWT = "eyJhbGciOiJFUzI1NiIsImtpZCI6IlBZS0VZMDAwMDEifQ.eyJpc3MiOiJQWVRFQU0wMDAxIiwiaWF0IjoxNzY3MjI1NjAwfQ.5QPy1K9D28OFapciPlwGGsfK2krxFKS39RQrNHd0dZuIorRhnKURo8KAdPv-yiOqrJHa3hPd0ZG6t8dMdAw13Q"
+    static let pythonJWT =
+        "eyJhbGciOiJFUzI1NiIsImtpZCI6IlBZS0VZMDAwMDEifQ.eyJpc3MiOiJQWVRFQU0wMDAxIiwiaWF0IjoxNzY3MjI1NjAwfQ.5QPy1K9D28OFapciPlwGGsfK2krxFKS39RQrNHd0dZuIorRhnKURo8KAdPv-yiOqrJHa3hPd0ZG6t8dMdAw13Q"
 
     /// The private key the OpenSSL command line signed `cliMessage` with.
     static let cliPrivateKeyPEM = """
@@ -74,7 +75,8 @@ enum ES256Fixtures {
     static let cliMessage = "signed by the openssl command line"
 
     /// `openssl dgst -sha256 -sign` output (DER ECDSA-Sig-Value), hex.
-    static let cliSignatureDERHex = "3046022100867c6aaf456d4adf9d2f4d01d44a98ffb42e2c9e9544ad49ea4e4ffe831ab2aa022100e8b1864c0abcbfe71deab27491f2f835ec2035671150f3a5d0e094e1ddd25a01"
+    static let cliSignatureDERHex =
+        "3046022100867c6aaf456d4adf9d2f4d01d44a98ffb42e2c9e9544ad49ea4e4ffe831ab2aa022100e8b1864c0abcbfe71deab27491f2f835ec2035671150f3a5d0e094e1ddd25a01"
 
     /// A P-384 key, which ES256 must refuse.
     static let p384PrivateKeyPEM = """

@@ -50,11 +50,15 @@ final class DatabaseTests: XCTestCase {
                 try statement.run()
             }
         }
-        let read = try database.withStatement("SELECT i, d, s, b FROM t ORDER BY rowid") { statement throws(StoreError) in
+        let read = try database.withStatement("SELECT i, d, s, b FROM t ORDER BY rowid") {
+            statement throws(StoreError) in
             var out: [(Int64?, Double, String?, [UInt8]?)] = []
             while try statement.step() {
-                out.append((statement.isNull(0) ? nil : statement.int64(0), statement.double(1), statement.text(2),
-                            statement.blob(3)))
+                out.append(
+                    (
+                        statement.isNull(0) ? nil : statement.int64(0), statement.double(1), statement.text(2),
+                        statement.blob(3)
+                    ))
             }
             return out
         }

@@ -57,10 +57,14 @@ final class StoreReaderTests: XCTestCase {
             ("device and limit", 1, 1, EventFilter(deviceId: "d1"), [2]),
         ]
         for (name, after, limit, filter, expected) in cases {
-            XCTAssertEqual(try store.reader.events(after: after, limit: limit, filter: filter).map(\.seq), expected, name)
+            XCTAssertEqual(
+                try store.reader.events(after: after, limit: limit, filter: filter).map(\.seq), expected, name)
         }
-        XCTAssertEqual(try store.reader.events(after: 4, limit: 1).first, Sample.event(5, type: "activity.updated",
-                                                                                          device: "d1", activity: "a1"))
+        XCTAssertEqual(
+            try store.reader.events(after: 4, limit: 1).first,
+            Sample.event(
+                5, type: "activity.updated",
+                device: "d1", activity: "a1"))
         XCTAssertEqual(try store.reader.oldestEventSeq(), 1)
         XCTAssertEqual(try store.reader.latestEventSeq(), 9)
     }

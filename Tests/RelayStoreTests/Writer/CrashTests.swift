@@ -3,7 +3,7 @@ import RelayStore
 import XCTest
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Every acknowledged batch survives a crash: the writer only acknowledges after COMMIT.
@@ -51,7 +51,8 @@ final class CrashTests: XCTestCase {
         }
         let path = directory.file("relay.db")
         let child = Process()
-        child.executableURL = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+        child.executableURL = URL(
+            fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
         child.arguments = ["RelayStoreTests.CrashTests/testKilledWriterLosesNoAcknowledgedBatch"]
         child.environment = ProcessInfo.processInfo.environment.merging([Self.childVariable: path]) { $1 }
         let output = Pipe()

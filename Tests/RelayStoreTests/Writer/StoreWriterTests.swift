@@ -34,7 +34,8 @@ final class StoreWriterTests: XCTestCase {
         changed.body = Sample.bytes("{}")
         try store.writer.submitAndWait(StoreBatch([.upsertDocument(changed), .setMeta(key: "k", value: [1])]))
         XCTAssertEqual(try store.reader.documents(kind: "activity"), [changed])
-        try store.writer.submitAndWait(StoreBatch([.deleteDocument(kind: "activity", id: "a1"), .deleteMeta(key: "k")]))
+        try store.writer.submitAndWait(
+            StoreBatch([.deleteDocument(kind: "activity", id: "a1"), .deleteMeta(key: "k")]))
         XCTAssertEqual(try store.reader.documents(kind: "activity"), [])
         XCTAssertNil(try store.reader.meta("k"))
     }
@@ -81,7 +82,8 @@ final class StoreWriterTests: XCTestCase {
     func testManySubmittersAreServedInOrderAndShareCommits() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        let threads = 8, perThread = 200
+        let threads = 8
+        let perThread = 200
         let results = Results()
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for index in 0..<perThread {
@@ -191,7 +193,12 @@ final class Counter: @unchecked Sendable {  // guarded by `lock`
     private let lock = NSLock()
     private var value: Int64 = 0
 
-    func increment() -> Int64 { lock.withLock { value += 1; return value } }
+    func increment() -> Int64 {
+        lock.withLock {
+            value += 1
+            return value
+        }
+    }
 }
 
 /// Completion results collected from the writer thread.
