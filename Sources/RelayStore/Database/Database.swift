@@ -1,0 +1,141 @@
+import CSQLite
+
+/// One SQLite connection: WAL journal, chosen `synchronous` level, busy timeout, foreign keys,
+/// and a cache of prepared statements.
+///
+/// A connection is used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`); the
+/// owner hands it over (to a writer thread, or behind a reader's lock) but never shares it.
+/// Every failure is a `StoreError` carrying SQLite's result code and message.
+public final class Database: @unchecked Sendable {  // one thread at a time, by contract
+    /// The file this connection opened.
+    public let path: String
+    /// The options it was opened with.
+    public let options: DatabaseOptions
+    private var handle: OpaquePointer?
+    private var cache: [String: Statement] = [:]
+
+    /// Opens (and by default creates) the database at `path` and applies `options`.
+    public init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
+        self.path = path
+        self.options = options
+        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
+        if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        var connection: OpaquePointer?
+        let rc = sqlite3_open_v2(path, &connection, flags, nil)
+        guard rc == SQLITE_OK, let connection else {
+            let failure = StoreError(sqlite: rc, connection: connection, operation: "open", sql: nil)
+            sqlite3_close_v2(connection)
+            throw StoreError(operation: "open", code: failure.code, message: "\(path): \(failure.message)")
+        }
+        handle = connection
+        do {
+            try configure()
+        } catch {
+            close()
+            throw error
+        }
+    }
+
+    deinit { close() }
+
+    private func configure() throws(StoreError) {
+        guard let handle else { throw Self.closedError("configure") }
+        let rc = sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
+        guard rc == SQLITE_OK else { throw StoreError(sqlite: rc, connection: handle, operation: "busy_timeout") }
+        if options.readOnly {
+            // A reader must not change the journal mode; it relies on the writer having set WAL.
+            try execute("PRAGMA query_only = ON")
+        } else {
+            let mode = try withStatement("PRAGMA journal_mode = WAL") { statement throws(StoreError) in
+                try statement.step() ? statement.text(0) : nil
+            }
+            guard mode?.lowercased() == "wal" else {
+                throw StoreError.store("open", "\(path): journal mode stayed \(mode ?? "unknown"), not wal")
+            }
+            try execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
+        }
+        try execute("PRAGMA foreign_keys = ON")
+    }
+
+    /// Closes the connection; later calls fail with a "closed" error. Safe to call twice.
+    public func close() {
+        cache.removeAll()
+        // close_v2 defers the close until the last outstanding statement is finalized.
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// True until `close()`.
+    public var isOpen: Bool { handle != nil }
+
+    // MARK: - Running SQL
+
+    /// Runs one or more `;`-separated statements that return no rows of interest (DDL, PRAGMA).
+    public func execute(_ sql: String) throws(StoreError) {
+        guard let handle else { throw Self.closedError("execute") }
+        var message: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard rc == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(rc))
+            sqlite3_free(message)
+            throw StoreError(operation: "execute", code: rc & 0xFF, message: "\(text) [\(sql.prefix(200))]")
+        }
+    }
+
+    /// Runs `body` with the cached prepared statement for `sql`, then resets it (so no read
+    /// transaction stays open) and clears its bindings. A statement already in use by an outer
+    /// call is prepared afresh rather than shared.
+    public func withStatement<T>(
+        _ sql: String, _ body: (Statement) throws(StoreError) -> T
+    ) throws(StoreError) -> T {
+        let statement: Statement
+        if let cached = cache[sql], !cached.inUse {
+            statement = cached
+        } else {
+            statement = try prepare(sql)
+            if cache[sql] == nil {
+                if cache.count >= options.statementCacheCapacity { cache = cache.filter { $0.value.inUse } }
+                cache[sql] = statement
+            }
+        }
+        statement.inUse = true
+        defer {
+            statement.reset()
+            statement.inUse = false
+        }
+        return try body(statement)
+    }
+
+    private func prepare(_ sql: String) throws(StoreError) -> Statement {
+        guard let handle else { throw Self.closedError("prepare") }
+        var statement: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard rc == SQLITE_OK, let statement else {
+            throw StoreError(sqlite: rc, connection: handle, operation: "prepare", sql: sql)
+        }
+        return Statement(handle: statement, sql: sql, connection: handle)
+    }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
+    public var changes: Int {
+        guard let handle else { return 0 }
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// The rowid of the last successful INSERT on this connection.
+    public var lastInsertRowID: Int64 {
+        guard let handle else { return 0 }
+        return sqlite3_last_insert_rowid(handle)
+    }
+
+    /// True when no transaction is open (SQLite's autocommit mode). SQLite rolls a transaction
+    /// back on its own after some errors (disk full, I/O); this is how a caller notices.
+    public var isAutocommit: Bool {
+        guard let handle else { return true }
+        return sqlite3_get_autocommit(handle) != 0
+    }
+
+    static func closedError(_ operation: String) -> StoreError {
+        StoreError(operation: operation, code: SQLITE_MISUSE, message: "database is closed")
+    }
+}

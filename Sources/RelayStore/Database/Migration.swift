@@ -1,0 +1,46 @@
+/// One step of the schema's history: the SQL that takes the file from `version - 1` to `version`.
+///
+/// The file's `PRAGMA user_version` records the last step applied, so applying a list again does
+/// nothing, and an old file is brought forward step by step.
+public struct Migration: Sendable, Equatable {
+    /// The version this step produces; steps are numbered 1, 2, 3, ... with no gaps.
+    public var version: Int32
+    /// One or more `;`-separated statements.
+    public var sql: String
+
+    /// A step producing `version` by running `sql`.
+    public init(version: Int32, sql: String) {
+        self.version = version
+        self.sql = sql
+    }
+}
+
+extension Database {
+    /// Applies every step of `migrations` newer than the file's `user_version`, all in one
+    /// transaction together with the version bumps (all or nothing), and returns the version the
+    /// file ends at.
+    ///
+    /// Idempotent: a file already at the latest version is left alone. A file from a newer relay
+    /// (a version past the list) is refused rather than guessed at.
+    @discardableResult
+    public func migrate(_ migrations: [Migration]) throws(StoreError) -> Int32 {
+        for (offset, step) in migrations.enumerated() where step.version != Int32(offset + 1) {
+            throw StoreError.store(
+                "migrate", "migration at position \(offset) has version \(step.version), expected \(offset + 1)")
+        }
+        let latest = Int32(migrations.count)
+        // Take the write lock before reading the version so two processes cannot both migrate.
+        return try transaction(.immediate) { () throws(StoreError) -> Int32 in
+            let current = try userVersion()
+            guard current <= latest else {
+                throw StoreError.store(
+                    "migrate", "\(path) has schema version \(current), newer than this relay's \(latest)")
+            }
+            for step in migrations.dropFirst(Int(current)) {
+                try execute(step.sql)
+                try setUserVersion(step.version)
+            }
+            return latest
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import RelayStore
+
+/// A fresh directory under the system temp dir, removed by `remove()`.
+struct TemporaryDirectory {
+    let path: String
+
+    init() throws {
+        path = NSTemporaryDirectory() + "relay-store-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory.
+    func file(_ name: String) -> String { path + "/" + name }
+
+    func remove() { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Small builders so tests read as the data they write.
+enum Sample {
+    static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    static func event(
+        _ seq: Int64, type: String = "activity.updated", at: Double = 1_000, device: String? = "d1",
+        bundle: String? = "app.one", activity: String? = nil, alarm: String? = nil
+    ) -> StoredEvent {
+        StoredEvent(
+            seq: seq, type: type, at: at, deviceId: device, bundleId: bundle, activityId: activity, alarmId: alarm,
+            data: bytes(#"{"seq":\#(seq)}"#))
+    }
+
+    static func push(
+        _ apnsId: String, token: String? = "tok1", bundle: String? = "app.one", channel: String? = nil,
+        at: Double = 1_000
+    ) -> PushRecord {
+        PushRecord(
+            apnsId: apnsId, uniqueId: "u-" + apnsId, token: token, channelId: channel, bundleId: bundle,
+            receivedAt: at, record: bytes(#"{"apnsId":"\#(apnsId)"}"#))
+    }
+
+    static func document(_ kind: String, _ id: String, device: String? = nil, bundle: String? = nil) -> StoredDocument {
+        StoredDocument(
+            kind: kind, id: id, deviceId: device, bundleId: bundle, state: "active", body: bytes(#"{"id":"\#(id)"}"#))
+    }
+}
