@@ -11,7 +11,12 @@ let package = Package(
     name: "ActivityRelay",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "activity-relay", targets: ["activity-relay"])
+        .executable(name: "activity-relay", targets: ["activity-relay"]),
+        .library(name: "RelayCore", targets: ["RelayCore"]),
+        .library(name: "RelayHTTP", targets: ["RelayHTTP"]),
+        .library(name: "RelayNet", targets: ["RelayNet"]),
+        .library(name: "RelayStore", targets: ["RelayStore"]),
+        .library(name: "RelayServer", targets: ["RelayServer"]),
     ],
     targets: [
         // System libraries: module.modulemap + shim.h only.
@@ -37,13 +42,14 @@ let package = Package(
         // Test support shared by every test target.
         .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
 
-        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], swiftSettings: common),
-        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], swiftSettings: common),
-        .testTarget(name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], swiftSettings: common),
-        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], swiftSettings: common),
+        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
+        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
+        .testTarget(name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
+        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
         .testTarget(
             name: "RelayServerTests",
             dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP"],
+            exclude: ["Fixtures"],
             swiftSettings: common),
     ]
 )
