@@ -18,7 +18,9 @@ public struct ActivityCounters: Sendable, Hashable {
     /// All zero.
     public init() {}
 
-    static let keys = ["applied", "deferred", "coalesced", "discarded", "ignoredStale", "refusedOverBudget", "rejected"]
+    static let keys = [
+        "applied", "deferred", "coalesced", "discarded", "ignoredStale", "refusedOverBudget", "rejected",
+    ]
 
     /// Every counter by name.
     public var json: JSONValue {

@@ -76,6 +76,7 @@ extension ActivityUpdate {
         if let alert, alert.objectValue == nil { throw fields.error("alert", "must be an object") }
         self.init(
             contentState: content, staleDate: try fields.number("staleDate"),
-            relevanceScore: try fields.number("relevanceScore"), alert: alert, timestamp: try fields.number("timestamp"))
+            relevanceScore: try fields.number("relevanceScore"), alert: alert, timestamp: try fields.number("timestamp")
+        )
     }
 }

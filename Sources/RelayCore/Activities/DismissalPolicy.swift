@@ -47,7 +47,8 @@ public enum DismissalPolicy: Sendable, Hashable {
             try fields.rejectUnknown(["after"])
             self = .after(try fields.requireNumber("after"))
         default:
-            throw JSONFieldError(key: path, found: json, message: #"must be "default", "immediate" or {"after": unixSeconds}"#)
+            throw JSONFieldError(
+                key: path, found: json, message: #"must be "default", "immediate" or {"after": unixSeconds}"#)
         }
     }
 }

@@ -57,7 +57,8 @@ extension LiveActivity {
             }
             return hold(update, timestamp: timestamp, releaseAt: tokenAt, reason: .budget)
         case .push:
-            return hold(update, timestamp: timestamp, releaseAt: now + max(0, rules.lowPriorityDelay), reason: .lowPriority)
+            return hold(
+                update, timestamp: timestamp, releaseAt: now + max(0, rules.lowPriorityDelay), reason: .lowPriority)
         }
     }
 
@@ -82,7 +83,9 @@ extension LiveActivity {
         if timestamp < lastTimestamp { return .ignoredStale(last: lastTimestamp) }
         if let content {
             let bytes = dataBytes(contentState: content)
-            if bytes > rules.maxActivityDataBytes { return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes) }
+            if bytes > rules.maxActivityDataBytes {
+                return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
+            }
             contentState = content
         }
         lastTimestamp = timestamp

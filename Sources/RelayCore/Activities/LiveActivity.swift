@@ -91,7 +91,8 @@ public struct LiveActivity: Sendable, Hashable {
         guard !attributesType.isEmpty else {
             throw .invalidValue(field: "attributesType", value: "\"\"", message: "must not be empty")
         }
-        for (field, number) in [("staleDate", staleDate), ("relevanceScore", relevanceScore), ("timestamp", timestamp)] {
+        for (field, number) in [("staleDate", staleDate), ("relevanceScore", relevanceScore), ("timestamp", timestamp)]
+        {
             if let number, !number.isFinite {
                 throw .invalidValue(field: field, value: "\(number)", message: "must be a finite number")
             }
@@ -100,11 +101,14 @@ public struct LiveActivity: Sendable, Hashable {
             id: id, deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, attributes: attributes,
             contentState: contentState, state: staleDate.map { $0 <= now } == true ? .stale : .active,
             staleDate: staleDate, relevanceScore: relevanceScore ?? 0, pushToken: pushToken, channelId: channelId,
-            startedAt: now, systemEndAt: now + rules.activeLifetime, endedAt: nil, dismissAt: nil, lastTimestamp: timestamp ?? now,
+            startedAt: now, systemEndAt: now + rules.activeLifetime, endedAt: nil, dismissAt: nil,
+            lastTimestamp: timestamp ?? now,
             updateBudget: UpdateBudget(frequentPushesEnabled: frequentPushesEnabled, rules: rules, at: now),
             pendingUpdate: nil, counters: ActivityCounters())
         let bytes = activity.dataBytes(contentState: contentState)
-        guard bytes <= rules.maxActivityDataBytes else { throw .tooLarge(bytes: bytes, limit: rules.maxActivityDataBytes) }
+        guard bytes <= rules.maxActivityDataBytes else {
+            throw .tooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
+        }
         return activity
     }
 

@@ -41,7 +41,8 @@ public struct BucketRule: Sendable, Hashable {
         }
         if let interval = try fields.number("refillInterval") {
             guard interval > 0, interval <= RelayRules.maxDuration else {
-                throw fields.error("refillInterval", "must be seconds above 0 and at most \(Int(RelayRules.maxDuration))")
+                throw fields.error(
+                    "refillInterval", "must be seconds above 0 and at most \(Int(RelayRules.maxDuration))")
             }
             rule.refillInterval = interval
         }

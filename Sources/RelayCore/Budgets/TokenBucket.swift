@@ -19,7 +19,8 @@ public struct TokenBucket: Sendable, Hashable {
 
     /// A full bucket as of `now`. A negative capacity or refill rate counts as 0.
     public init(capacity: Int, refillPerSecond: Double, at now: UnixSeconds) {
-        self.init(capacity: capacity, refillPerSecond: refillPerSecond, tokens: Double(max(0, capacity)), updatedAt: now)
+        self.init(
+            capacity: capacity, refillPerSecond: refillPerSecond, tokens: Double(max(0, capacity)), updatedAt: now)
     }
 
     /// A bucket restored from its parts; `tokens` is clamped to `0...capacity`.
@@ -108,7 +109,9 @@ extension TokenBucket {
         let rate = try fields.requireNumber("refillPerSecond")
         guard rate >= 0 else { throw fields.error("refillPerSecond", "must not be negative") }
         let tokens = try fields.requireNumber("tokens")
-        guard tokens >= 0, tokens <= Double(capacity) else { throw fields.error("tokens", "must be from 0 to capacity") }
+        guard tokens >= 0, tokens <= Double(capacity) else {
+            throw fields.error("tokens", "must be from 0 to capacity")
+        }
         self.init(
             capacity: capacity, refillPerSecond: rate, tokens: tokens, updatedAt: try fields.requireNumber("updatedAt"))
     }

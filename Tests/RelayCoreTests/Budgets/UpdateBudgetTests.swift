@@ -59,7 +59,9 @@ final class UpdateBudgetTests: XCTestCase {
         _ = budget.take(at: t0 + 1)
         let restored = try UpdateBudget(json: budget.json)
         XCTAssertEqual(restored, budget)
-        XCTAssertThrowsError(try UpdateBudget(json: ["capacity": 1, "refillPerSecond": 1, "tokens": 1, "updatedAt": 1])) {
+        XCTAssertThrowsError(
+            try UpdateBudget(json: ["capacity": 1, "refillPerSecond": 1, "tokens": 1, "updatedAt": 1])
+        ) {
             XCTAssertEqual(($0 as? JSONFieldError)?.key, "frequentPushesEnabled")
         }
     }
