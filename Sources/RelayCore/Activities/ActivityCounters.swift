@@ -18,6 +18,7 @@ public struct ActivityCounters: Sendable, Hashable {
     /// All zero.
     public init() {}
 
+    /// The counters' JSON keys, in the order `init(json:)` reads them.
     static let keys = [
         "applied", "deferred", "coalesced", "discarded", "ignoredStale", "refusedOverBudget", "rejected",
     ]

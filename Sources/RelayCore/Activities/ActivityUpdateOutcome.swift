@@ -19,13 +19,14 @@ public enum ActivityUpdateOutcome: Sendable, Hashable {
     /// A number in the update is NaN or infinite.
     case rejectedInvalid(field: String)
 
-    /// The push-record outcome word: `applied`, `deferred`, `ignored` or `rejected`.
+    /// The push-record outcome word: `applied`, `deferred`, `ignored` (older than the newest data, or
+    /// after the end, which ActivityKit ignores) or `rejected` (over budget in strict mode, too large, invalid).
     public var recordOutcome: String {
         switch self {
         case .applied: return "applied"
         case .deferred, .coalesced: return "deferred"
-        case .ignoredStale: return "ignored"
-        case .refusedOverBudget, .rejectedEnded, .rejectedTooLarge, .rejectedInvalid: return "rejected"
+        case .ignoredStale, .rejectedEnded: return "ignored"
+        case .refusedOverBudget, .rejectedTooLarge, .rejectedInvalid: return "rejected"
         }
     }
 }

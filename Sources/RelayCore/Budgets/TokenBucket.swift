@@ -103,6 +103,7 @@ extension TokenBucket {
         try self.init(fields: JSONFields(json, path: path))
     }
 
+    /// Reads the bucket's members from `fields` (shared with `UpdateBudget`, which adds one).
     init(fields: JSONFields) throws(JSONFieldError) {
         let capacity = try fields.requireInteger("capacity")
         guard capacity >= 0 else { throw fields.error("capacity", "must not be negative") }

@@ -37,4 +37,15 @@ final class ActivityUpdateTests: XCTestCase {
         ]
         for row in table { XCTAssertEqual(row.source.drawsOnBudget, row.draws, "\(row.source)") }
     }
+
+    func testOutcomesMapToPushRecordWords() {
+        let table: [(outcome: ActivityUpdateOutcome, word: String)] = [
+            (.applied, "applied"), (.deferred(until: 1, reason: .budget), "deferred"),
+            (.coalesced(until: 1, reason: .lowPriority), "deferred"), (.ignoredStale(last: 1), "ignored"),
+            (.rejectedEnded(endedAt: 1), "ignored"), (.refusedOverBudget(retryAt: 1), "rejected"),
+            (.rejectedTooLarge(bytes: 5000, limit: 4096), "rejected"),
+            (.rejectedInvalid(field: "timestamp"), "rejected"),
+        ]
+        for row in table { XCTAssertEqual(row.outcome.recordOutcome, row.word, "\(row.outcome)") }
+    }
 }

@@ -61,6 +61,18 @@ final class LiveActivityTimelineTests: XCTestCase {
         XCTAssertEqual(activity.counters.discarded, 1)
     }
 
+    func testHeldUpdateDueExactlyAtTheSystemEndIsDiscarded() {
+        var activity = Fixture.activity()
+        let update = Fixture.update(1, timestamp: t0 + 8 * hour - 15)
+        let outcome = activity.update(
+            update, source: .push(priority: 5), frequentPushesEnabled: false, rules: .defaults, at: t0 + 8 * hour - 15)
+        XCTAssertEqual(outcome, .deferred(until: t0 + 8 * hour, reason: .lowPriority))
+        XCTAssertEqual(
+            activity.advance(to: t0 + 8 * hour, rules: .defaults),
+            [.endedBySystem(at: t0 + 8 * hour), .deferredUpdateDiscarded(at: t0 + 8 * hour, update: update)])
+        XCTAssertEqual(activity.contentState, Fixture.content(0))
+    }
+
     func testHeldUpdateReleasedBeforeTheEndIsAppliedInOrder() {
         var activity = Fixture.activity(staleDate: t0 + 50)
         _ = activity.update(
