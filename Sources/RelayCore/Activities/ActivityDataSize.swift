@@ -1,0 +1,51 @@
+/// The size rule's measure: how many bytes a value takes as compact JSON.
+///
+/// Stand-in until `JSONValue.serialized()` lands on this branch: it counts the bytes that compact
+/// JSON output would have (no whitespace; `"` `\` and the five short control escapes as two bytes,
+/// other control characters as `\u00XX`, everything else as its UTF-8 bytes; doubles as Swift prints
+/// them) without building the text. Swap the body for `value.serialized().count` once the serializer
+/// exists; the counts agree except perhaps in how a non-integer double is spelled.
+enum ActivityDataSize {
+    /// Bytes of `value` as compact JSON.
+    static func bytes(of value: JSONValue) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(let flag): return flag ? 4 : 5
+        case .int(let number): return digits(number)
+        case .double(let number): return number.isFinite ? number.description.utf8.count : 4
+        case .string(let text): return stringBytes(text)
+        case .array(let elements):
+            var total = 2 + max(0, elements.count - 1)
+            for element in elements { total += bytes(of: element) }
+            return total
+        case .object(let members):
+            var total = 2 + max(0, members.count - 1)
+            for (key, member) in members { total += stringBytes(key) + 1 + bytes(of: member) }
+            return total
+        }
+    }
+
+    /// Characters of a decimal integer, sign included.
+    private static func digits(_ number: Int64) -> Int {
+        var count = number < 0 ? 2 : 1
+        var rest = number.magnitude / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        return count
+    }
+
+    /// Bytes of a quoted, escaped string.
+    private static func stringBytes(_ text: String) -> Int {
+        var total = 2
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 2
+            case 0x00..<0x20: total += 6
+            default: total += 1
+            }
+        }
+        return total
+    }
+}

@@ -1,0 +1,82 @@
+/// New content for a Live Activity, from the app (`Activity.update`) or an `update` push.
+public struct ActivityUpdate: Sendable, Hashable {
+    /// The new content state (the app's `ContentState` as JSON).
+    public var contentState: JSONValue
+    /// The new stale date; nil means the new content never goes stale. It replaces the old one.
+    public var staleDate: UnixSeconds?
+    /// The new relevance score; nil keeps the current one.
+    public var relevanceScore: Double?
+    /// The alert to show with the update (title, body, sound), passed through to events.
+    public var alert: JSONValue?
+    /// When the data was generated; nil means "now", the time the update arrives.
+    public var timestamp: UnixSeconds?
+
+    /// An update with the given parts.
+    public init(
+        contentState: JSONValue, staleDate: UnixSeconds? = nil, relevanceScore: Double? = nil, alert: JSONValue? = nil,
+        timestamp: UnixSeconds? = nil
+    ) {
+        self.contentState = contentState
+        self.staleDate = staleDate
+        self.relevanceScore = relevanceScore
+        self.alert = alert
+        self.timestamp = timestamp
+    }
+
+    /// The first number that is not finite (NaN or infinite), named as on the app API, or nil.
+    var nonFiniteField: String? {
+        if let staleDate, !staleDate.isFinite { return "staleDate" }
+        if let relevanceScore, !relevanceScore.isFinite { return "relevanceScore" }
+        if let timestamp, !timestamp.isFinite { return "timestamp" }
+        return nil
+    }
+}
+
+/// Where an update comes from, which decides whether it draws on the update budget.
+public enum ActivityUpdateSource: Sendable, Hashable {
+    /// The app itself (`Activity.update`): applied at once, never counted against the budget.
+    case app
+    /// An ActivityKit push with its `apns-priority`. 10 (or more) draws on the budget; anything lower
+    /// (5, and 1, which broadcast pushes may use) never draws and is applied after `lowPriorityDelay`.
+    case push(priority: Int)
+
+    /// True for pushes that draw on the update budget.
+    public var drawsOnBudget: Bool {
+        if case .push(let priority) = self { return priority >= 10 }
+        return false
+    }
+}
+
+// MARK: - JSON
+
+extension ActivityUpdate {
+    /// The app API shape `{contentState, staleDate?, relevanceScore?, alert?, timestamp?}`; nil members are left out.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["contentState": contentState]
+        if let staleDate { members["staleDate"] = .number(staleDate) }
+        if let relevanceScore { members["relevanceScore"] = .number(relevanceScore) }
+        if let alert { members["alert"] = alert }
+        if let timestamp { members["timestamp"] = .number(timestamp) }
+        return .object(members)
+    }
+
+    /// Reads the app API body of `POST /v1/activities/{id}/update`. `contentState` must be an object,
+    /// `alert` an object when present, numbers finite; unknown keys are errors naming the key.
+    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+        let fields = try JSONFields(json, path: path)
+        try fields.rejectUnknown(["contentState", "staleDate", "relevanceScore", "alert", "timestamp"])
+        try self.init(fields: fields)
+    }
+
+    /// Reads the members shared with the stored pending update (unknown keys are the caller's business).
+    init(fields: JSONFields) throws(JSONFieldError) {
+        let content = try fields.require("contentState")
+        guard case .object = content else { throw fields.error("contentState", "must be an object") }
+        let alert = fields.value("alert")
+        if let alert, alert.objectValue == nil { throw fields.error("alert", "must be an object") }
+        self.init(
+            contentState: content, staleDate: try fields.number("staleDate"),
+            relevanceScore: try fields.number("relevanceScore"), alert: alert, timestamp: try fields.number("timestamp")
+        )
+    }
+}
