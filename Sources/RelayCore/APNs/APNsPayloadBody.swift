@@ -1,8 +1,8 @@
 /// The body checks device pushes and broadcasts share: emptiness, size, JSON, Live Activity shape.
 enum APNsPayloadBody {
     /// `PayloadEmpty` for no bytes, `413 PayloadTooLarge` past `limit`, `BadRequestPayload` for a
-    /// body `parse` rejects or that is not a Live Activity payload.
-    static func decode(_ body: [UInt8]?, limit: Int, parse: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
+    /// body `parseJSON` rejects or that is not a Live Activity payload.
+    static func decode(_ body: [UInt8]?, limit: Int, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
         guard let body, !body.isEmpty else {
             return .failure(APNsError(.payloadEmpty, "the request has no body; send the JSON payload"))
         }
@@ -11,7 +11,7 @@ enum APNsPayloadBody {
         }
         let json: JSONValue
         do {
-            json = try parse(body)
+            json = try parseJSON(body)
         } catch {
             return .failure(APNsError(.badRequestPayload, "the payload is not valid JSON: \(error)"))
         }

@@ -38,7 +38,7 @@ extension LiveActivityPushRequest {
     /// absent) after the path checks, `authorizeBundle` the bundle ID after the topic checks. Each
     /// returns nil to let the request through.
     public static func validate(
-        method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, parse: APNsBodyParser,
+        method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, parseJSON: APNsBodyParser,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
         let token: APNsDeviceToken
@@ -52,7 +52,7 @@ extension LiveActivityPushRequest {
         case .success(let value): checkedHeaders = value
         case .failure(let error): return .failure(error)
         }
-        return checkBody(body, parse: parse).map {
+        return checkBody(body, parseJSON: parseJSON).map {
             LiveActivityPushRequest(deviceToken: token, headers: checkedHeaders, payload: $0)
         }
     }
@@ -117,9 +117,9 @@ extension LiveActivityPushRequest {
         return .success(result)
     }
 
-    /// Checks 12–13: size, then JSON, then the Live Activity payload. `parse` runs only on a body
+    /// Checks 12–13: size, then JSON, then the Live Activity payload. `parseJSON` runs only on a body
     /// within the size limit.
-    public static func checkBody(_ body: [UInt8]?, parse: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
-        APNsPayloadBody.decode(body, limit: maxPayloadBytes, parse: parse)
+    public static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
+        APNsPayloadBody.decode(body, limit: maxPayloadBytes, parseJSON: parseJSON)
     }
 }
