@@ -57,7 +57,8 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
         }
         guard utf8.count <= maxBytes * 2 else {
             return .failure(
-                APNsError(.badDeviceToken, "device token is \(utf8.count) characters; at most \(maxBytes * 2) hex digits"))
+                APNsError(
+                    .badDeviceToken, "device token is \(utf8.count) characters; at most \(maxBytes * 2) hex digits"))
         }
         if let bad = utf8.firstIndex(where: { !APNsASCII.isHexDigit($0) }) {
             let offset = utf8.distance(from: utf8.startIndex, to: bad)

@@ -2,7 +2,9 @@
 enum APNsPayloadBody {
     /// `PayloadEmpty` for no bytes, `413 PayloadTooLarge` past `limit`, `BadRequestPayload` for a
     /// body `parseJSON` rejects or that is not a Live Activity payload.
-    static func decode(_ body: [UInt8]?, limit: Int, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
+    static func decode(_ body: [UInt8]?, limit: Int, parseJSON: APNsBodyParser) -> Result<
+        LiveActivityPayload, APNsError
+    > {
         guard let body, !body.isEmpty else {
             return .failure(APNsError(.payloadEmpty, "the request has no body; send the JSON payload"))
         }

@@ -34,7 +34,9 @@ public enum Base64Codec {
         var index = 0
         while index + 3 <= bytes.count {
             let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in stride(from: 18, through: 0, by: -6) { output.append(alphabet[Int(group >> UInt32(shift) & 63)]) }
+            for shift in stride(from: 18, through: 0, by: -6) {
+                output.append(alphabet[Int(group >> UInt32(shift) & 63)])
+            }
             index += 3
         }
         let rest = bytes.count - index

@@ -41,7 +41,8 @@ public struct BroadcastChannel: Sendable, Hashable {
     public static func checkCapacity(existingChannels: Int, limit: Int = maxChannelsPerApp) -> APNsError? {
         guard existingChannels >= limit else { return nil }
         return APNsError(
-            .cannotCreateChannelConfig, "the app has \(existingChannels) channels; the limit is \(limit) per environment")
+            .cannotCreateChannelConfig,
+            "the app has \(existingChannels) channels; the limit is \(limit) per environment")
     }
 
     /// `400 ChannelNotRegistered` for an ID the app does not have.

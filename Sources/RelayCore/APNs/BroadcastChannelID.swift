@@ -25,7 +25,8 @@ public struct BroadcastChannelID: RawRepresentable, Sendable, Hashable, Comparab
         guard let value else {
             return .failure(APNsError(.missingChannelId, "apns-channel-id is required"))
         }
-        guard !value.isEmpty, value.utf8.count <= maxLength, let bytes = Base64Codec.decode(value), !bytes.isEmpty else {
+        guard !value.isEmpty, value.utf8.count <= maxLength, let bytes = Base64Codec.decode(value), !bytes.isEmpty
+        else {
             return .failure(
                 APNsError(.badChannelId, "apns-channel-id \(APNsASCII.quoted(value)) is not a channel ID (base64)"))
         }

@@ -54,7 +54,9 @@ extension ChannelManagementRequest {
     }
 
     /// Checks 1–2; the bundle ID and whether the path is `all-channels`.
-    public static func checkRoute(method: String, path: String) -> Result<(bundleID: String, allChannels: Bool), APNsError> {
+    public static func checkRoute(method: String, path: String) -> Result<
+        (bundleID: String, allChannels: Bool), APNsError
+    > {
         let allowed: Set<String>
         let segment: String
         let allChannels: Bool
@@ -65,7 +67,8 @@ extension ChannelManagementRequest {
         } else {
             return .failure(
                 APNsError(
-                    .badPath, "\(APNsASCII.quoted(path)) is not /1/apps/<bundleId>/channels or /1/apps/<bundleId>/all-channels"))
+                    .badPath,
+                    "\(APNsASCII.quoted(path)) is not /1/apps/<bundleId>/channels or /1/apps/<bundleId>/all-channels"))
         }
         let bundleID: String
         switch APNsAppPath.checkBundleID(segment, path: path) {
@@ -76,7 +79,8 @@ extension ChannelManagementRequest {
             return .failure(
                 APNsError(
                     .methodNotAllowed,
-                    "\(APNsASCII.quoted(method)) is not allowed on this path; use \(allowed.sorted().joined(separator: ", "))"))
+                    "\(APNsASCII.quoted(method)) is not allowed on this path; use \(allowed.sorted().joined(separator: ", "))"
+                ))
         }
         return .success((bundleID, allChannels))
     }
@@ -103,7 +107,8 @@ extension ChannelManagementRequest {
         }
         guard let number = members[BroadcastChannel.Key.storagePolicy]?.int64Value, number == 0 || number == 1 else {
             throw APNsError(
-                .missingChannelQueueSize, "message-storage-policy must be 0 (no message stored) or 1 (most recent stored)")
+                .missingChannelQueueSize,
+                "message-storage-policy must be 0 (no message stored) or 1 (most recent stored)")
         }
         guard let pushType = members[BroadcastChannel.Key.pushType] else {
             throw APNsError(.missingPushType, "push-type is required; send \"LiveActivity\"")

@@ -44,7 +44,8 @@ public struct LiveActivityAlert: Sendable, Hashable {
             return .success(LiveActivityAlert(title: nil, body: .plain(text), sound: nil, json: value))
         case .object(let members):
             do throws(LiveActivityPayloadError) {
-                let title = try text(members, key: Key.title, flatKey: Key.titleLocKey, flatArgs: Key.titleLocArgs, path: path)
+                let title = try text(
+                    members, key: Key.title, flatKey: Key.titleLocKey, flatArgs: Key.titleLocArgs, path: path)
                 let body = try text(members, key: Key.body, flatKey: Key.locKey, flatArgs: Key.locArgs, path: path)
                 let sound = try soundName(members[Key.sound], path: "\(path).\(Key.sound)")
                 return .success(LiveActivityAlert(title: title, body: body, sound: sound, json: value))
@@ -52,7 +53,8 @@ public struct LiveActivityAlert: Sendable, Hashable {
                 return .failure(error)
             }
         default:
-            return .failure(LiveActivityPayloadError(path: path, "must be a string or an object, not \(value.typeName)"))
+            return .failure(
+                LiveActivityPayloadError(path: path, "must be a string or an object, not \(value.typeName)"))
         }
     }
 
@@ -122,7 +124,8 @@ public struct LiveActivityAlert: Sendable, Hashable {
             strings.reserveCapacity(elements.count)
             for (index, element) in elements.enumerated() {
                 guard case .string(let string) = element else {
-                    throw LiveActivityPayloadError(path: "\(path)[\(index)]", "must be a string, not \(element.typeName)")
+                    throw LiveActivityPayloadError(
+                        path: "\(path)[\(index)]", "must be a string, not \(element.typeName)")
                 }
                 strings.append(string)
             }
@@ -142,7 +145,8 @@ public struct LiveActivityAlert: Sendable, Hashable {
             }
             return name
         case let other?:
-            throw LiveActivityPayloadError(path: path, "must be a string or a critical-sound object, not \(other.typeName)")
+            throw LiveActivityPayloadError(
+                path: path, "must be a string or a critical-sound object, not \(other.typeName)")
         }
     }
 }

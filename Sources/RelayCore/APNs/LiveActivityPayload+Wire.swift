@@ -15,12 +15,6 @@ extension LiveActivityPayload {
         static let attributes = "attributes"
         static let inputPushToken = "input-push-token"
         static let inputPushChannel = "input-push-channel"
-
-        /// Every ActivityKit key of `aps`.
-        static let activityKitKeys: Set<String> = [
-            timestamp, event, contentState, staleDate, dismissalDate, relevanceScore, alert, attributesType,
-            attributes, inputPushToken, inputPushChannel,
-        ]
     }
 
     /// Reads a parsed body. Fails, naming the offending value, when the body is not a Live
@@ -28,7 +22,8 @@ extension LiveActivityPayload {
     /// device-side issues).
     public static func parse(_ json: JSONValue) -> Result<LiveActivityPayload, LiveActivityPayloadError> {
         guard case .object(var top) = json else {
-            return .failure(LiveActivityPayloadError(path: "", "the payload must be a JSON object, not \(json.typeName)"))
+            return .failure(
+                LiveActivityPayloadError(path: "", "the payload must be a JSON object, not \(json.typeName)"))
         }
         guard let apsValue = top.removeValue(forKey: Key.aps), case .object(var aps) = apsValue else {
             return .failure(
@@ -77,9 +72,6 @@ extension LiveActivityPayload {
         top[Key.aps] = .object(aps)
         return .object(top)
     }
-
-    /// True when `key` is one of ActivityKit's `aps` keys.
-    static func isActivityKitKey(_ key: String) -> Bool { Key.activityKitKeys.contains(key) }
 
     // MARK: - Typed readers; each removes its key from `aps`
 

@@ -47,7 +47,8 @@ extension LiveActivityPayload {
                 issues.append(
                     LiveActivityPayloadIssue(
                         code: "startWithoutAlert",
-                        message: "a start must carry an alert; the device does not start the activity", dropsPush: true))
+                        message: "a start must carry an alert; the device does not start the activity", dropsPush: true)
+                )
             }
             if attributesType == nil {
                 issues.append(

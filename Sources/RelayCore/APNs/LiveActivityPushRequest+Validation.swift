@@ -82,7 +82,8 @@ extension LiveActivityPushRequest {
                 return .failure(
                     APNsError(
                         .invalidPushType,
-                        "apns-push-type \(APNsASCII.quoted(value)) is not accepted; this relay takes only 'liveactivity'"))
+                        "apns-push-type \(APNsASCII.quoted(value)) is not accepted; this relay takes only 'liveactivity'"
+                    ))
             }
         }
 
@@ -119,7 +120,8 @@ extension LiveActivityPushRequest {
 
     /// Checks 12–13: size, then JSON, then the Live Activity payload. `parseJSON` runs only on a body
     /// within the size limit.
-    public static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError> {
+    public static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError>
+    {
         APNsPayloadBody.decode(body, limit: maxPayloadBytes, parseJSON: parseJSON)
     }
 }

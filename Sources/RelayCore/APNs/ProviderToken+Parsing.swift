@@ -25,7 +25,9 @@ extension ProviderToken {
         let scheme = utf8.prefix { $0 != UInt8(ascii: " ") }
         guard APNsASCII.lowercased(String(decoding: scheme, as: UTF8.self)) == "bearer" else {
             return .failure(
-                invalid("the authorization header must be 'bearer <provider token>', not \(APNsASCII.quoted(authorization, limit: 24))"))
+                invalid(
+                    "the authorization header must be 'bearer <provider token>', not \(APNsASCII.quoted(authorization, limit: 24))"
+                ))
         }
         let token = String(decoding: utf8.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }, as: UTF8.self)
         guard !token.isEmpty else {
