@@ -23,7 +23,7 @@ public struct APNsHint: Sendable, Hashable, CustomStringConvertible {
         APNsHint(
             code: "topicWithoutLiveActivitySuffix",
             message: "apns-topic \(APNsASCII.quoted(topic)) lacks '\(APNsTopic.liveActivitySuffix)'; Live Activity "
-                + "pushes go to <bundleID>\(APNsTopic.liveActivitySuffix)")
+                + "pushes go to \(APNsASCII.quoted(topic + APNsTopic.liveActivitySuffix))")
     }
 
     /// `apns-push-type` was omitted; accepted as `liveactivity` from the topic.

@@ -18,7 +18,7 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
     public var isCanonicalLowercase: Bool { !rawValue.utf8.contains(where: APNsASCII.isUppercaseHexLetter) }
 
     /// A lowercase UUID from 16 random bytes (the caller supplies the randomness), with the
-    /// version-4 and variant bits set.
+    /// version-4 and variant bits set. Missing bytes count as zero; bytes past 16 are ignored.
     public init(randomBytes: [UInt8]) {
         var bytes = randomBytes
         if bytes.count < 16 { bytes += [UInt8](repeating: 0, count: 16 - bytes.count) }

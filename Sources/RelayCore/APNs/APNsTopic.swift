@@ -75,11 +75,7 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
                     "apns-topic \(APNsASCII.quoted(rawValue)) has suffix '\(suffix)'; Live Activity pushes "
                         + "go to <bundleID>\(Self.liveActivitySuffix)"))
         }
-        return .failure(
-            APNsError(
-                .topicDisallowed,
-                "apns-topic \(APNsASCII.quoted(rawValue)) lacks '\(Self.liveActivitySuffix)'; Live Activity "
-                    + "pushes go to \(APNsASCII.quoted(rawValue + Self.liveActivitySuffix))"))
+        return .failure(APNsError(.topicDisallowed, APNsHint.topicWithoutLiveActivitySuffix(rawValue).message))
     }
 
     /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;

@@ -15,25 +15,32 @@ extension ProviderToken {
     /// Longest `kid` or `iss` read; Apple's are 10 characters.
     public static let maxIdentifierLength = 64
 
-    /// Parses the `authorization` header value (nil when absent). `parseJSON` reads the decoded header
-    /// and claims JSON.
+    /// Parses the `authorization` header value (nil when absent). `parseJSON` reads the decoded
+    /// header and claims JSON.
     public static func parse(authorization: String?, parseJSON: APNsBodyParser) -> Result<ProviderToken, APNsError> {
+        bearerToken(in: authorization).flatMap { parse(token: $0, parseJSON: parseJSON) }
+    }
+
+    /// The token after `bearer ` (the scheme in any letter case), or the reason it is missing.
+    public static func bearerToken(in authorization: String?) -> Result<String, APNsError> {
         guard let authorization, !authorization.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) else {
             return .failure(APNsError(.missingProviderToken, "no authorization header; send 'bearer <provider token>'"))
         }
         let utf8 = authorization.utf8
         let scheme = utf8.prefix { $0 != UInt8(ascii: " ") }
-        guard APNsASCII.lowercased(String(decoding: scheme, as: UTF8.self)) == "bearer" else {
+        let schemeName = String(decoding: scheme, as: UTF8.self)
+        guard APNsASCII.lowercased(schemeName) == "bearer" else {
+            // Only the scheme is quoted: the rest may be someone's credentials.
             return .failure(
                 invalid(
-                    "the authorization header must be 'bearer <provider token>', not \(APNsASCII.quoted(authorization, limit: 24))"
-                ))
+                    "the authorization scheme is \(APNsASCII.quoted(schemeName, limit: 16)); "
+                        + "send 'bearer <provider token>'"))
         }
         let token = String(decoding: utf8.dropFirst(scheme.count).drop { $0 == UInt8(ascii: " ") }, as: UTF8.self)
         guard !token.isEmpty else {
             return .failure(APNsError(.missingProviderToken, "the authorization header has no token after 'bearer'"))
         }
-        return parse(token: token, parseJSON: parseJSON)
+        return .success(token)
     }
 
     /// Parses the token itself (what follows `bearer `).

@@ -52,11 +52,12 @@ public struct ProviderToken: Sendable, Hashable {
         if age > maxAge {
             return APNsError(
                 .expiredProviderToken,
-                "the provider token was issued \(Int(age)) s ago (iat \(APNsHint.numberText(issuedAt))); "
-                    + "tokens are valid for \(Int(maxAge)) s, refresh every 20 to 60 minutes")
+                "the provider token was issued \(APNsHint.numberText(age.rounded(.down))) s ago (iat \(APNsHint.numberText(issuedAt))); "
+                    + "tokens are valid for \(APNsHint.numberText(maxAge)) s, refresh every 20 to 60 minutes")
         }
         if -age > maxFutureSkew {
-            var message = "the provider token's iat \(APNsHint.numberText(issuedAt)) is \(Int(-age)) s in the future"
+            var message =
+                "the provider token's iat \(APNsHint.numberText(issuedAt)) is \(APNsHint.numberText((-age).rounded(.down))) s in the future"
             if issuedAt > APNsHint.millisecondsThreshold { message += "; iat looks like milliseconds, use seconds" }
             return APNsError(.invalidProviderToken, message)
         }

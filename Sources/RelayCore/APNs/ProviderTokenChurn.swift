@@ -59,12 +59,13 @@ public struct ProviderTokenChurn: Sendable, Hashable {
         if let acceptedAt {
             let elapsed = now - acceptedAt
             if elapsed < minimumInterval {
-                let wait = Int((minimumInterval - elapsed).rounded(.up))
+                let wait = APNsHint.numberText((minimumInterval - elapsed).rounded(.up))
                 return .failure(
                     APNsError(
                         .tooManyProviderTokenUpdates,
-                        "a new provider token \(Int(max(0, elapsed))) s after the last one on this connection; "
-                            + "refresh at most every \(Int(minimumInterval / 60)) minutes (\(wait) s to go)"))
+                        "a new provider token \(APNsHint.numberText(max(0, elapsed).rounded(.down))) s after the last one on this connection; "
+                            + "refresh at most every \(APNsHint.numberText(minimumInterval / 60)) minutes (\(wait) s to go)"
+                    ))
             }
         }
         current = token

@@ -320,4 +320,12 @@ final class DevicePushValidationTests: XCTestCase {
         XCTAssertTrue(id.isCanonicalLowercase)
         XCTAssertEqual(try APNsMessageID.parse(id.rawValue).get(), id)
     }
+
+    func testMissingSuffixMessageShowsTheFix() {
+        guard case .failure(let error) = validateDevice(headers: deviceHeaders(["apns-topic": "com.example.app"]))
+        else {
+            return XCTFail("accepted")
+        }
+        XCTAssertTrue(error.message.contains("'com.example.app.push-type.liveactivity'"), error.message)
+    }
 }

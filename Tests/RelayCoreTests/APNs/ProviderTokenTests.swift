@@ -104,4 +104,16 @@ final class ProviderTokenTests: XCTestCase {
         XCTAssertEqual(error?.reason, .invalidProviderToken)
         XCTAssertTrue(error?.message.contains("milliseconds") == true)
     }
+
+    func testExtremeIatDoesNotTrap() {
+        for iat in [Double(Int64.min), Double(Int64.max)] {
+            let token = ProviderToken(raw: "r", keyID: "K", teamID: "T", issuedAt: iat, signingInput: [], signature: [])
+            XCTAssertNotNil(token.checkAge(at: 1_700_000_000))
+        }
+    }
+
+    func testWrongSchemeIsNotEchoed() {
+        guard case .failure(let error) = parse("Basic dXNlcjpzZWNyZXQ=") else { return XCTFail("accepted") }
+        XCTAssertFalse(error.message.contains("dXNlcjpzZWNyZXQ"), error.message)
+    }
 }
