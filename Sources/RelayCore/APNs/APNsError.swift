@@ -1,0 +1,42 @@
+/// A refusal the provider API sends back: Apple's reason and status, plus a human message for the
+/// push log naming the offending value.
+///
+/// The wire body is only `{"reason": ...}` (and `"timestamp"` with 410), exactly as APNs sends it;
+/// `message` never goes on the wire, it is what the relay shows in its push log and event stream.
+public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Apple's reason string.
+    public var reason: APNsReason
+    /// The HTTP status to answer with; Apple's pairing for `reason` unless overridden.
+    public var status: Int
+    /// For 410: when the token stopped being valid for the topic, in Unix seconds.
+    public var timestamp: UnixSeconds?
+    /// What exactly was wrong, for people reading the push log.
+    public var message: String
+
+    /// An error with Apple's status for `reason`.
+    public init(_ reason: APNsReason, _ message: String, timestamp: UnixSeconds? = nil) {
+        self.reason = reason
+        self.status = reason.status
+        self.timestamp = timestamp
+        self.message = message
+    }
+
+    /// The JSON body APNs sends: `{"reason": "..."}`, with `"timestamp"` in integer milliseconds
+    /// since 1970 when the status is 410 and a timestamp is known.
+    public var jsonBody: JSONValue {
+        var members: [String: JSONValue] = ["reason": .string(reason.rawValue)]
+        if status == 410, let timestamp {
+            members["timestamp"] = .int(Self.milliseconds(timestamp))
+        }
+        return .object(members)
+    }
+
+    public var description: String { "\(status) \(reason.rawValue): \(message)" }
+
+    /// Unix seconds to whole milliseconds, rounded down, clamped to a range JSON integers survive.
+    static func milliseconds(_ seconds: UnixSeconds) -> Int64 {
+        guard seconds.isFinite else { return 0 }
+        let millis = (seconds * 1000).rounded(.down)
+        return Int64(max(-9.0e15, min(9.0e15, millis)))
+    }
+}

@@ -1,0 +1,86 @@
+/// Human advice attached to a push where the sending backend has likely made a mistake that APNs
+/// would not report (the push log's `hint`). Every hint rests on a rule in `apns-facts.md`.
+public struct APNsHint: Sendable, Hashable, CustomStringConvertible {
+    /// A stable name, e.g. `timestampInMilliseconds`.
+    public var code: String
+    /// The advice.
+    public var message: String
+
+    /// A hint.
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// Values above this are taken to be milliseconds: 1e11 seconds is the year 5138, while 1e11
+    /// milliseconds is 1973.
+    public static let millisecondsThreshold: Double = 1e11
+
+    /// The topic lacks `.push-type.liveactivity` (APNs refuses it; this explains the fix).
+    public static func topicWithoutLiveActivitySuffix(_ topic: String) -> APNsHint {
+        APNsHint(
+            code: "topicWithoutLiveActivitySuffix",
+            message: "apns-topic \(APNsASCII.quoted(topic)) lacks '\(APNsTopic.liveActivitySuffix)'; Live Activity "
+                + "pushes go to \(APNsASCII.quoted(topic + APNsTopic.liveActivitySuffix))")
+    }
+
+    /// `apns-push-type` was omitted; accepted as `liveactivity` from the topic.
+    public static let pushTypeMissing = APNsHint(
+        code: "pushTypeMissing",
+        message: "apns-push-type is missing; Apple recommends 'liveactivity' on iOS and requires it on watchOS, "
+            + "and a missing type may delay or drop pushes")
+
+    /// A date key holds what looks like milliseconds.
+    public static func millisecondsTimestamp(key: String, value: Double) -> APNsHint {
+        APNsHint(
+            code: "timestampInMilliseconds",
+            message: "aps.\(key) is \(Self.numberText(value)), which looks like milliseconds; "
+                + "Live Activity dates are Unix seconds")
+    }
+
+    /// The content state changed shape since the previous one the activity applied.
+    public static func contentStateShapeChanged(_ differences: [String]) -> APNsHint {
+        APNsHint(
+            code: "contentStateShapeChanged",
+            message: "content-state differs in shape from the previous state (the app may fail to decode it): "
+                + differences.joined(separator: "; "))
+    }
+
+    /// `apns-id` has uppercase hex digits.
+    public static let messageIDUppercase = APNsHint(
+        code: "messageIDUppercase",
+        message: "apns-id has uppercase hex digits; Apple documents the lowercase form (the relay echoes it as sent)")
+
+    /// `apns-priority: 1` on a Live Activity push.
+    public static let priorityOneOnLiveActivity = APNsHint(
+        code: "priorityOneOnLiveActivity",
+        message: "apns-priority 1 never wakes the device; Apple's Live Activity guide uses 5 (no budget) or 10")
+
+    /// Keys inside `aps` that ActivityKit does not read.
+    public static func unknownAPSKeys(_ keys: [String]) -> APNsHint {
+        APNsHint(
+            code: "unknownAPSKeys",
+            message: "aps keys \(keys.map { "'\($0)'" }.joined(separator: ", ")) are not Live Activity keys and are "
+                + "ignored (custom data goes beside aps; ActivityKit keys are kebab-case, e.g. content-state)")
+    }
+
+    /// A start-only key on another event.
+    public static func startOnlyKey(_ key: String, event: LiveActivityEvent) -> APNsHint {
+        APNsHint(code: "startOnlyKey", message: "aps.\(key) only has an effect on start, not on \(event.rawValue)")
+    }
+
+    /// `dismissal-date` on an event other than `end`.
+    public static func dismissalDateNotOnEnd(event: LiveActivityEvent) -> APNsHint {
+        APNsHint(
+            code: "dismissalDateNotOnEnd",
+            message: "aps.dismissal-date only has an effect on end, not on \(event.rawValue)")
+    }
+
+    /// A number as people write it: whole values without a fraction.
+    static func numberText(_ value: Double) -> String {
+        if value.isFinite, value.rounded() == value, abs(value) < 9.0e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

@@ -1,0 +1,62 @@
+/// A canonical UUID as APNs uses for `apns-id` (device pushes) and `apns-request-id` (broadcast
+/// and channel management): 32 hex digits in groups of 8-4-4-4-12.
+///
+/// Apple documents the lowercase form. The relay also accepts uppercase digits — Swift's
+/// `UUID().uuidString` is uppercase and many backends send it unchanged — and echoes the value
+/// exactly as received, since APNs answers with "the same value" it was sent. An uppercase value
+/// earns a hint. Anything else (braces, no hyphens, wrong group sizes) is `BadMessageId`.
+public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The identifier as sent (or generated).
+    public let rawValue: String
+
+    /// Wraps a value without checking it; `parse(_:header:)` applies the rules.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// True when every hex letter is lowercase, as Apple documents.
+    public var isCanonicalLowercase: Bool { !rawValue.utf8.contains(where: APNsASCII.isUppercaseHexLetter) }
+
+    /// A lowercase UUID from 16 random bytes (the caller supplies the randomness), with the
+    /// version-4 and variant bits set. Missing bytes count as zero; bytes past 16 are ignored.
+    public init(randomBytes: [UInt8]) {
+        var bytes = randomBytes
+        if bytes.count < 16 { bytes += [UInt8](repeating: 0, count: 16 - bytes.count) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let digits = APNsDeviceToken(bytes: Array(bytes.prefix(16))).hex.utf8
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, digit) in digits.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
+            text.append(digit)
+        }
+        rawValue = String(decoding: text, as: UTF8.self)
+    }
+
+    /// Checks a header value; `header` names the header in the error message.
+    public static func parse(_ value: String, header: String = "apns-id") -> Result<APNsMessageID, APNsError> {
+        guard isCanonicalForm(value) else {
+            return .failure(
+                APNsError(
+                    .badMessageId,
+                    "\(header) \(APNsASCII.quoted(value)) is not a UUID in the 8-4-4-4-12 form, "
+                        + "e.g. 123e4567-e89b-12d3-a456-4266554400a0"))
+        }
+        return .success(APNsMessageID(rawValue: value))
+    }
+
+    /// 36 bytes: hex digits with hyphens at offsets 8, 13, 18 and 23.
+    static func isCanonicalForm(_ value: String) -> Bool {
+        let utf8 = value.utf8
+        guard utf8.count == 36 else { return false }
+        for (offset, byte) in utf8.enumerated() {
+            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !APNsASCII.isHexDigit(byte) {
+                return false
+            }
+        }
+        return true
+    }
+}

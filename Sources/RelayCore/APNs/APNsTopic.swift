@@ -1,0 +1,99 @@
+/// An `apns-topic` value, and the bundle-ID rules shared by device pushes, broadcasts and
+/// channel management.
+///
+/// A Live Activity topic is `<bundleID>.push-type.liveactivity` (apns-facts §1). Other Apple
+/// suffixes (`.voip`, `.complication`, `.pushkit.fileprovider`, `.push-type.<type>`) name other
+/// push types and are refused by this relay.
+public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The topic as sent.
+    public let rawValue: String
+
+    /// Wraps a topic without checking it; `parse(_:)` applies the rules.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    public var description: String { rawValue }
+
+    /// The suffix Apple requires on Live Activity topics.
+    public static let liveActivitySuffix = ".push-type.liveactivity"
+
+    /// Longest topic or bundle ID the relay reads; longer ones are `BadTopic`.
+    public static let maxLength = 255
+
+    /// The Live Activity topic for a bundle ID.
+    public static func liveActivity(bundleID: String) -> APNsTopic {
+        APNsTopic(rawValue: bundleID + liveActivitySuffix)
+    }
+
+    /// True when the topic ends in `.push-type.liveactivity`.
+    public var hasLiveActivitySuffix: Bool { rawValue.hasSuffix(Self.liveActivitySuffix) }
+
+    /// The bundle ID in front of `.push-type.liveactivity`, or nil without that suffix.
+    public var liveActivityBundleID: String? {
+        guard hasLiveActivitySuffix else { return nil }
+        return String(decoding: rawValue.utf8.dropLast(Self.liveActivitySuffix.utf8.count), as: UTF8.self)
+    }
+
+    /// The push-type suffix a topic carries (`.voip`, `.push-type.widgets`, ...), if any.
+    public var pushTypeSuffix: String? {
+        if let range = rawValue.firstRange(of: ".push-type.") { return String(rawValue[range.lowerBound...]) }
+        for suffix in Self.legacySuffixes where rawValue.hasSuffix(suffix) { return suffix }
+        return nil
+    }
+
+    /// Suffixes from before `.push-type.<type>` existed.
+    static let legacySuffixes = [".voip", ".complication", ".pushkit.fileprovider"]
+
+    /// Checks the header value: empty is `MissingTopic` (the relay treats an empty header as an
+    /// absent one); anything that is not a well-formed bundle ID, optionally followed by an Apple
+    /// suffix, is `BadTopic`.
+    public static func parse(_ value: String) -> Result<APNsTopic, APNsError> {
+        guard !value.isEmpty else {
+            return .failure(APNsError(.missingTopic, "apns-topic is empty; send <bundleID>\(liveActivitySuffix)"))
+        }
+        guard isValidBundleID(value) else {
+            return .failure(
+                APNsError(
+                    .badTopic,
+                    "apns-topic \(APNsASCII.quoted(value)) is not a bundle ID (letters, digits, '-' and '.', "
+                        + "at most \(maxLength) bytes, no empty components)"))
+        }
+        return .success(APNsTopic(rawValue: value))
+    }
+
+    /// The bundle ID a Live Activity push goes to, or `TopicDisallowed` when the topic lacks the
+    /// `.push-type.liveactivity` suffix or carries another push type's suffix.
+    public func requireLiveActivityBundleID() -> Result<String, APNsError> {
+        if let bundleID = liveActivityBundleID, !bundleID.isEmpty, Self.isValidBundleID(bundleID),
+            APNsTopic(rawValue: bundleID).pushTypeSuffix == nil
+        {
+            return .success(bundleID)
+        }
+        if let suffix = pushTypeSuffix {
+            return .failure(
+                APNsError(
+                    .topicDisallowed,
+                    "apns-topic \(APNsASCII.quoted(rawValue)) has suffix '\(suffix)'; Live Activity pushes "
+                        + "go to <bundleID>\(Self.liveActivitySuffix)"))
+        }
+        return .failure(APNsError(.topicDisallowed, APNsHint.topicWithoutLiveActivitySuffix(rawValue).message))
+    }
+
+    /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;
+    /// 1 to `maxLength` bytes.
+    public static func isValidBundleID(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard !utf8.isEmpty, utf8.count <= maxLength else { return false }
+        var previousWasDot = true  // a leading dot is an empty component
+        for byte in utf8 {
+            if byte == UInt8(ascii: ".") {
+                if previousWasDot { return false }
+                previousWasDot = true
+            } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                previousWasDot = false
+            } else {
+                return false
+            }
+        }
+        return !previousWasDot
+    }
+}

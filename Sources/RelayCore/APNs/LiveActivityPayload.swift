@@ -1,0 +1,64 @@
+/// The body of a Live Activity push, typed: the `aps` dictionary's ActivityKit keys plus the
+/// custom keys beside `aps`.
+///
+/// What the relay refuses and what it lets through (APNs' own checks on Live Activity payloads
+/// are undocumented, so this split is the relay's choice):
+/// - `400 BadRequestPayload`: the body is not a JSON object; `aps` is missing or not an object;
+///   `event` is missing or not a string; a documented key has the wrong JSON type (a string
+///   `timestamp`, an array `content-state`, ...). See `parse(_:)`.
+/// - Accepted (`200`), then dropped or ignored by the emulated device, as iOS does with pushes it
+///   cannot apply: a start without `alert`, `attributes-type` or `attributes`; a start or update
+///   without `content-state`; no `timestamp`; an unknown `event`. See `issues`.
+/// A `null` value counts as absent.
+public struct LiveActivityPayload: Sendable, Hashable {
+    /// `start`, `update` or `end`.
+    public var event: LiveActivityEvent
+    /// When the data was generated, Unix seconds. Apple requires it: the system shows only the
+    /// newest push and ignores one older than the last it applied.
+    public var timestamp: UnixSeconds?
+    /// The new `ActivityAttributes.ContentState`, as the app would decode it.
+    public var contentState: [String: JSONValue]?
+    /// When the activity becomes stale, Unix seconds.
+    public var staleDate: UnixSeconds?
+    /// For `end`: when to remove the activity (in the past: at once), Unix seconds.
+    public var dismissalDate: UnixSeconds?
+    /// Orders the app's own activities; higher is more prominent.
+    public var relevanceScore: Double?
+    /// The alert that lights the device; required on `start`.
+    public var alert: LiveActivityAlert?
+    /// `start` only: the `ActivityAttributes` type name.
+    public var attributesType: String?
+    /// `start` only: the static attributes.
+    public var attributes: [String: JSONValue]?
+    /// iOS 18 `input-push-token: 1`: the started activity gets an update push token.
+    public var inputPushToken: Bool
+    /// iOS 18 `input-push-channel`: the started activity subscribes to this broadcast channel.
+    public var inputPushChannel: String?
+    /// Other keys inside `aps`; APNs ignores custom keys there (kept for the push log and hints).
+    public var otherAPSKeys: [String: JSONValue]
+    /// Keys beside `aps` (the app's custom data), kept as sent.
+    public var customKeys: [String: JSONValue]
+
+    /// A payload built by the relay or a test.
+    public init(
+        event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: [String: JSONValue]? = nil,
+        staleDate: UnixSeconds? = nil, dismissalDate: UnixSeconds? = nil, relevanceScore: Double? = nil,
+        alert: LiveActivityAlert? = nil, attributesType: String? = nil, attributes: [String: JSONValue]? = nil,
+        inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: [String: JSONValue] = [:],
+        customKeys: [String: JSONValue] = [:]
+    ) {
+        self.event = event
+        self.timestamp = timestamp
+        self.contentState = contentState
+        self.staleDate = staleDate
+        self.dismissalDate = dismissalDate
+        self.relevanceScore = relevanceScore
+        self.alert = alert
+        self.attributesType = attributesType
+        self.attributes = attributes
+        self.inputPushToken = inputPushToken
+        self.inputPushChannel = inputPushChannel
+        self.otherAPSKeys = otherAPSKeys
+        self.customKeys = customKeys
+    }
+}
