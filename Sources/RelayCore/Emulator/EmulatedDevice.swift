@@ -27,29 +27,28 @@ public struct AppSettings: Sendable, Hashable {
 
     /// Applies the members present in `body` to these settings; unknown members and wrong types
     /// are errors naming the member.
-    public mutating func merge(_ body: JSONValue) throws(RequestError) {
-        guard let members = body.objectValue else { throw RequestError(path: "", message: "must be an object") }
-        for (key, value) in members {
+    public mutating func merge(_ body: JSONValue) throws(JSONFieldError) {
+        let fields = try JSONFields(body)
+        try fields.rejectUnknown(["liveActivitiesEnabled", "frequentPushesEnabled", "alarmAuthorization"])
+        for (key, value) in fields.members.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "liveActivitiesEnabled":
-                guard let flag = value.boolValue else { throw RequestError(path: key, message: "must be a boolean") }
+                guard let flag = value.boolValue else { throw fields.error(key, "must be a boolean") }
                 liveActivitiesEnabled = flag
             case "frequentPushesEnabled":
-                guard let flag = value.boolValue else { throw RequestError(path: key, message: "must be a boolean") }
+                guard let flag = value.boolValue else { throw fields.error(key, "must be a boolean") }
                 frequentPushesEnabled = flag
-            case "alarmAuthorization":
+            default:
                 guard let text = value.stringValue, let answer = AlarmAuthorization(rawValue: text) else {
-                    throw RequestError(path: key, message: "must be \"notDetermined\", \"authorized\" or \"denied\"")
+                    throw fields.error(key, "must be \"notDetermined\", \"authorized\" or \"denied\"")
                 }
                 alarmAuthorization = answer
-            default:
-                throw RequestError(path: key, message: "is not a known app setting")
             }
         }
     }
 
     /// Settings restored from `json`; missing members keep their defaults.
-    public static func fromJSON(_ json: JSONValue) throws(RequestError) -> AppSettings {
+    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> AppSettings {
         var settings = AppSettings()
         try settings.merge(json)
         return settings
@@ -86,18 +85,4 @@ public struct PushToStartToken: Sendable, Hashable {
             "attributesType": .string(attributesType), "issuedAt": .number(issuedAt),
         ]
     }
-}
-
-/// A request body that does not fit: the JSON path of the offending member and what is wrong.
-public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Dotted path such as `schedule.relative.hour`; empty for the whole body.
-    public var path: String
-    public var message: String
-
-    public init(path: String, message: String) {
-        self.path = path
-        self.message = message
-    }
-
-    public var description: String { path.isEmpty ? "body \(message)" : "\(path) \(message)" }
 }

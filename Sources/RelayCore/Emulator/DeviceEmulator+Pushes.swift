@@ -1,0 +1,276 @@
+// MARK: - Provider pushes (what the phone does with an APNs push)
+
+/// What the provider API knows about a push besides its validated content: the identifiers it
+/// answers with and the raw headers and payload kept for the push log.
+public struct PushContext: Sendable {
+    public var apnsId: String
+    public var uniqueId: String
+    /// Request headers for the log (the caller redacts `authorization`).
+    public var headers: [String: String]
+    /// The payload as received (JSON, or a string when it was not JSON).
+    public var payload: JSONValue
+
+    public init(apnsId: String, uniqueId: String, headers: [String: String], payload: JSONValue) {
+        self.apnsId = apnsId
+        self.uniqueId = uniqueId
+        self.headers = headers
+        self.payload = payload
+    }
+}
+
+/// The provider API's answer to a push and the record it leaves.
+public struct PushResult: Sendable {
+    /// nil for `200`.
+    public var error: APNsError?
+    public var record: PushRecord
+
+    /// The HTTP status to answer with.
+    public var status: Int { error?.status ?? 200 }
+}
+
+extension DeviceEmulator {
+    /// Delivers a validated live-activity push to the token it addresses, as the phone would,
+    /// and logs it. APNs-level refusals that need device state come from here: unknown token
+    /// (`BadDeviceToken`), another app's token (`DeviceTokenNotForTopic`), an ended activity
+    /// (`410 Unregistered` with the end time), a burst to one token (`429 TooManyRequests`) and,
+    /// in strict budget mode, an update over budget (`429 TooManyRequests`).
+    public mutating func deliver(_ push: LiveActivityPushRequest, context: PushContext, at time: UnixSeconds) -> PushResult {
+        let now = arrive(at: time)
+        let token = push.deviceToken.hex
+        var record = PushRecord(
+            apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
+            bundleId: push.bundleID, headers: context.headers, payload: context.payload, outcome: .rejected)
+        var hints = push.hints.map(\.message)
+        let result: Result<PushOutcome, APNsError>
+        switch tokens[token] {
+        case nil:
+            result = .failure(
+                APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay"))
+        case .activity(let id)?:
+            record.activityId = id
+            result = deliverToActivity(id: id, push: push, hints: &hints, at: now)
+        case .pushToStart(let deviceId, let bundleId, let attributesType)?:
+            result = deliverStart(
+                deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, token: token, push: push,
+                record: &record, hints: &hints, at: now)
+        }
+        return finish(&record, result: result, hints: hints, at: now)
+    }
+
+    /// Logs a push the provider API refused before it reached a device (a malformed request, bad auth, ...).
+    public mutating func recordRefusal(
+        _ error: APNsError, token: String?, channelId: String? = nil, bundleId: String?, context: PushContext,
+        at time: UnixSeconds
+    ) -> PushResult {
+        let now = arrive(at: time)
+        var record = PushRecord(
+            apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
+            bundleId: bundleId, headers: context.headers, payload: context.payload, outcome: .rejected)
+        return finish(&record, result: .failure(error), hints: [], at: now)
+    }
+
+    /// Completes the record, logs it and emits `push.received`.
+    mutating func finish(
+        _ record: inout PushRecord, result: Result<PushOutcome, APNsError>, hints: [String], at now: UnixSeconds
+    ) -> PushResult {
+        var error: APNsError?
+        switch result {
+        case .success(let outcome):
+            record.outcome = outcome
+            record.status = 200
+        case .failure(let failure):
+            error = failure
+            record.outcome = .rejected
+            record.status = failure.status
+            record.reason = failure.reason.rawValue
+            record.responseBody = failure.jsonBody
+        }
+        var notes = hints
+        if let error { notes.insert(error.message, at: 0) }
+        record.hint = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        effects.append(record)
+        let activity = record.activityId.flatMap { activities[$0] }
+        emit(
+            RelayEvent(
+                type: .pushReceived, at: now, deviceId: activity?.deviceId, bundleId: record.bundleId,
+                activityId: record.activityId, subjectKey: "push", subject: record.json))
+        return PushResult(error: error, record: record)
+    }
+
+    /// An update or end push to an activity's update token.
+    mutating func deliverToActivity(
+        id: String, push: LiveActivityPushRequest, hints: inout [String], at now: UnixSeconds
+    ) -> Result<PushOutcome, APNsError> {
+        guard var activity = activities[id] else {
+            return .failure(APNsError(.badDeviceToken, "the token's activity \(id) no longer exists"))
+        }
+        guard activity.bundleId == push.bundleID else {
+            return .failure(
+                APNsError(.deviceTokenNotForTopic, "the token belongs to \(activity.bundleId), not \(push.bundleID)"))
+        }
+        if let endedAt = activity.endedAt {
+            return .failure(
+                APNsError(.unregistered, "activity \(id) ended at \(endedAt); its token is no longer valid", timestamp: endedAt))
+        }
+        if let refusal = admitBurst(token: push.deviceToken.hex, at: now) { return .failure(refusal) }
+        let payload = push.payload
+        if let dropped = payload.issues.first(where: \.dropsPush) {
+            hints.append(dropped.message)
+            return .success(payload.event == .start || !payload.event.isKnown ? .ignored : .dropped)
+        }
+        if payload.event == .start {
+            hints.append("a start push to an activity's update token is ignored; starts go to push-to-start tokens")
+            return .success(.ignored)
+        }
+        if let content = payload.contentState {
+            let differences = ContentStateShape.differences(previous: activity.contentState.objectValue ?? [:], new: content)
+            if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).message) }
+        }
+        if payload.event == .end {
+            let outcome = activity.end(
+                content: payload.contentState.map(JSONValue.object),
+                dismissalPolicy: .fromPush(dismissalDate: payload.dismissalDate, at: now),
+                timestamp: payload.timestamp, rules: rules, at: now)
+            switch outcome {
+            case .ended:
+                recordEnd(of: activity, at: now, cause: "push")
+                return .success(.applied)
+            case .ignoredStale(let last):
+                hints.append("timestamp \(Self.text(payload.timestamp)) is older than the last applied update (\(Self.text(last)))")
+                return .success(.ignored)
+            case .rejectedEnded(let endedAt):
+                return .failure(APNsError(.unregistered, "activity \(id) already ended", timestamp: endedAt))
+            case .rejectedTooLarge(let bytes, let limit):
+                hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
+                return .success(.dropped)
+            case .rejectedInvalid(let field):
+                hints.append("\(field) is not a finite number")
+                return .success(.dropped)
+            }
+        }
+        let settings = devices[activity.deviceId]?.settings(activity.bundleId) ?? AppSettings()
+        let update = ActivityUpdate(
+            contentState: .object(payload.contentState ?? [:]), staleDate: payload.staleDate,
+            relevanceScore: payload.relevanceScore, alert: payload.alert?.json, timestamp: payload.timestamp)
+        let outcome = activity.update(
+            update, source: .push(priority: push.priority.rawValue),
+            frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
+        save(activity)
+        return pushOutcome(of: outcome, activity: activity, hints: &hints, at: now)
+    }
+
+    /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
+    mutating func pushOutcome(
+        of outcome: ActivityUpdateOutcome, activity: LiveActivity, hints: inout [String], at now: UnixSeconds
+    ) -> Result<PushOutcome, APNsError> {
+        switch outcome {
+        case .applied:
+            emit(.activityUpdated, activity: activity, at: now, extra: ["cause": "push"])
+            return .success(.applied)
+        case .deferred(let until, let reason), .coalesced(let until, let reason):
+            let why = reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
+            let merged = if case .coalesced = outcome { "; it replaces an earlier held update" } else { "" }
+            hints.append("\(why); held until \(Self.text(until))\(merged)")
+            return .success(.deferred)
+        case .refusedOverBudget(let retryAt):
+            return .failure(
+                APNsError(.tooManyRequests, "update budget spent (strict mode); next update allowed at \(Self.text(retryAt))"))
+        case .ignoredStale(let last):
+            hints.append("timestamp is older than the last applied update (\(Self.text(last))); the device ignores it")
+            return .success(.ignored)
+        case .rejectedEnded(let endedAt):
+            return .failure(APNsError(.unregistered, "activity \(activity.id) has ended", timestamp: endedAt))
+        case .rejectedTooLarge(let bytes, let limit):
+            hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
+            return .success(.dropped)
+        case .rejectedInvalid(let field):
+            hints.append("\(field) is not a finite number")
+            return .success(.dropped)
+        }
+    }
+
+    /// A push to a push-to-start token.
+    mutating func deliverStart(
+        deviceId: String, bundleId: String, attributesType: String, token: String, push: LiveActivityPushRequest,
+        record: inout PushRecord, hints: inout [String], at now: UnixSeconds
+    ) -> Result<PushOutcome, APNsError> {
+        guard bundleId == push.bundleID else {
+            return .failure(
+                APNsError(.deviceTokenNotForTopic, "the push-to-start token belongs to \(bundleId), not \(push.bundleID)"))
+        }
+        if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
+        let payload = push.payload
+        guard payload.event == .start else {
+            hints.append("push-to-start tokens only start activities; '\(payload.event.rawValue)' is ignored")
+            return .success(.ignored)
+        }
+        if let dropped = payload.issues.first(where: \.dropsPush) {
+            hints.append(dropped.message)
+            return .success(.dropped)
+        }
+        guard var device = devices[deviceId] else {
+            return .failure(APNsError(.badDeviceToken, "the token's device \(deviceId) no longer exists"))
+        }
+        let settings = device.settings(bundleId)
+        guard settings.liveActivitiesEnabled else {
+            hints.append("Live Activities are turned off for \(bundleId) on this device; nothing starts")
+            return .success(.dropped)
+        }
+        guard payload.attributesType == attributesType else {
+            hints.append(
+                "attributes-type '\(payload.attributesType ?? "")' does not match the token's '\(attributesType)'")
+            return .success(.dropped)
+        }
+        if let channelId = payload.inputPushChannel {
+            guard let channel = channels[channelId], channel.bundleId == bundleId else {
+                hints.append("input-push-channel '\(channelId)' is not a channel of \(bundleId); the activity does not start")
+                return .success(.dropped)
+            }
+        }
+        var budget = device.pushToStartBudgets[bundleId] ?? PushToStartBudget(rules: rules, at: now)
+        guard budget.take(rules: rules, at: now) else {
+            hints.append(
+                "Push-to-start budget exceeded; not starting activity (next start allowed at \(Self.text(budget.availableAt(now))))"
+            )
+            device.pushToStartBudgets[bundleId] = budget
+            save(device)
+            return .success(.dropped)
+        }
+        device.pushToStartBudgets[bundleId] = budget
+        save(device)
+        let content = ActivityUpdate(
+            contentState: .object(payload.contentState ?? [:]), staleDate: payload.staleDate,
+            relevanceScore: payload.relevanceScore, alert: payload.alert?.json, timestamp: payload.timestamp)
+        do {
+            let activity = try begin(
+                deviceId: deviceId, bundleId: bundleId, attributesType: attributesType,
+                attributes: .object(payload.attributes ?? [:]), content: content, wantsToken: payload.inputPushToken,
+                channelId: payload.inputPushChannel, settings: settings, at: now, cause: "pushToStart")
+            record.activityId = activity.id
+            return .success(.started)
+        } catch {
+            hints.append(error.message)
+            return .success(.dropped)
+        }
+    }
+
+    /// `429 TooManyRequests` when `token` has had too many pushes in a burst.
+    mutating func admitBurst(token: String, at now: UnixSeconds) -> APNsError? {
+        var limiter = burstLimiters[token] ?? BurstLimiter(rules: rules, at: now)
+        let admitted = limiter.admit(rules: rules, at: now)
+        burstLimiters[token] = limiter
+        guard admitted else {
+            return APNsError(
+                .tooManyRequests,
+                "too many pushes to this token in a burst; retry after \(Self.text(limiter.availableAt(now)))")
+        }
+        return nil
+    }
+
+    /// A time or number as the hints print it.
+    static func text(_ value: Double?) -> String {
+        guard let value else { return "none" }
+        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+        return String(value)
+    }
+}

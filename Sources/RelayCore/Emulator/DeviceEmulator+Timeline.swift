@@ -1,0 +1,55 @@
+// MARK: - Time
+
+extension DeviceEmulator {
+    /// Moves the emulator to `time`, applying every timed transition that falls due on the way
+    /// (stale dates, the 8-hour end, dismissals, held updates released, alarm countdowns and alerts)
+    /// in time order across all activities and alarms, each stamped with its own time, however far
+    /// `time` jumps. A `time` earlier than `now` changes nothing.
+    public mutating func advance(to time: UnixSeconds) {
+        guard time.isFinite else { return }
+        while let due = deadlines.popDue(atOrBefore: time) {
+            switch due.subject {
+            case .activity(let id):
+                guard var activity = activities[id] else { continue }
+                let transitions = activity.advance(to: due.time, rules: rules)
+                save(activity)
+                for transition in transitions { emit(transition, activity: activity) }
+            case .alarm(let id):
+                guard var alarm = alarms[id] else { continue }
+                let transitions = alarm.advance(to: due.time)
+                save(alarm)
+                for transition in transitions { emit(transition, alarm: alarm) }
+            }
+        }
+        if time > now { now = time }
+    }
+
+    /// The time of the next timed transition, if any (the server arms its timer with it).
+    public mutating func nextDeadline() -> UnixSeconds? { deadlines.peek()?.time }
+
+    /// Records the event of one activity transition.
+    mutating func emit(_ transition: ActivityTransition, activity: LiveActivity) {
+        switch transition {
+        case .becameStale(let at):
+            emit(.activityStale, activity: activity, at: at)
+        case .deferredUpdateApplied(let at, _):
+            emit(.activityUpdated, activity: activity, at: at, extra: ["cause": "deferredUpdateReleased"])
+        case .deferredUpdateDiscarded(let at, _):
+            emit(.activityUpdated, activity: activity, at: at, extra: ["cause": "deferredUpdateDiscarded"])
+        case .endedBySystem(let at):
+            emit(.activityEnded, activity: activity, at: at, extra: ["cause": "lifetimeExceeded"])
+        case .dismissed(let at):
+            emit(.activityDismissed, activity: activity, at: at)
+        }
+    }
+
+    /// Records the event of one alarm transition.
+    mutating func emit(_ transition: AlarmTransition, alarm: Alarm) {
+        switch transition {
+        case .stateChanged(_, _, let at):
+            emit(.alarmUpdated, alarm: alarm, at: at)
+        case .removed(let at):
+            emit(.alarmRemoved, alarm: alarm, at: at)
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/// The emulated phones: every device, activity, alarm and channel, and what they do with each
+/// request, push and tick of the clock. A pure value: time is an argument and identifiers come
+/// from the `IdentifierGenerator` it was made with.
+///
+/// Each command first brings the emulator up to its time (`advance(to:)`), so timed transitions
+/// are always applied before the request that follows them. Commands record what they changed;
+/// the caller takes it with `takeEffects()`, makes it durable, then answers.
+public struct DeviceEmulator: Sendable {
+    /// The rules in force.
+    public var rules: RelayRules
+    let ids: any IdentifierGenerator
+    public internal(set) var devices: [String: EmulatedDevice] = [:]
+    public internal(set) var activities: [String: LiveActivity] = [:]
+    public internal(set) var alarms: [String: Alarm] = [:]
+    public internal(set) var channels: [String: EmulatedChannel] = [:]
+    /// Update and push-to-start tokens → what they address.
+    var tokens: [String: TokenTarget] = [:]
+    /// Per-token burst limiters (kept in memory only: a restart forgives a burst).
+    var burstLimiters: [String: BurstLimiter] = [:]
+    var deadlines = DeadlineQueue<TimedSubject>()
+    /// The sequence number the next event gets.
+    public internal(set) var nextSeq: UInt64
+    /// The latest time the emulator has reached; it never goes back.
+    public internal(set) var now: UnixSeconds
+    var effects = EmulatorEffects()
+
+    /// What a token addresses.
+    enum TokenTarget: Sendable, Hashable {
+        case activity(String)
+        case pushToStart(deviceId: String, bundleId: String, attributesType: String)
+    }
+
+    /// Something with timed transitions.
+    enum TimedSubject: Sendable, Hashable {
+        case activity(String)
+        case alarm(String)
+    }
+
+    /// An empty emulator at `now`, whose first event will have sequence number `nextSeq`.
+    public init(rules: RelayRules, ids: any IdentifierGenerator, now: UnixSeconds, nextSeq: UInt64 = 1) {
+        self.rules = rules
+        self.ids = ids
+        self.now = now
+        self.nextSeq = max(nextSeq, 1)
+    }
+
+    /// Hands over (and forgets) what the commands since the last call changed.
+    public mutating func takeEffects() -> EmulatorEffects {
+        defer { effects = EmulatorEffects() }
+        return effects
+    }
+
+    // MARK: - Restoring
+
+    /// Rebuilds the emulator from stored documents. Timed transitions that fell due while the
+    /// relay was down are not applied here: call `advance(to:)` with the current time afterwards,
+    /// which applies them in order, each with its own timestamp.
+    public static func restore(
+        rules: RelayRules, ids: any IdentifierGenerator, now: UnixSeconds, nextSeq: UInt64,
+        documents: [(kind: DocumentKind, body: JSONValue)]
+    ) throws(JSONFieldError) -> DeviceEmulator {
+        var emulator = DeviceEmulator(rules: rules, ids: ids, now: now, nextSeq: nextSeq)
+        for document in documents {
+            switch document.kind {
+            case .device:
+                let device = try EmulatedDevice.fromJSON(document.body)
+                emulator.devices[device.id] = device
+                for token in device.pushToStartTokens {
+                    emulator.tokens[token.token] = .pushToStart(
+                        deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType)
+                }
+            case .activity:
+                let activity = try LiveActivity.fromJSON(document.body)
+                emulator.activities[activity.id] = activity
+                if let token = activity.pushToken { emulator.tokens[token] = .activity(activity.id) }
+                emulator.deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
+            case .alarm:
+                let alarm: Alarm
+                do {
+                    alarm = try Alarm.fromJSON(document.body)
+                } catch {
+                    throw JSONFieldError(key: "alarm", found: nil, message: error.message)
+                }
+                emulator.alarms[alarm.id] = alarm
+                emulator.deadlines.schedule(.alarm(alarm.id), at: alarm.nextDeadline)
+            case .channel:
+                let channel = try EmulatedChannel.fromJSON(document.body)
+                emulator.channels[channel.id] = channel
+            }
+        }
+        return emulator
+    }
+
+    // MARK: - Recording
+
+    /// Sequences and records an event.
+    mutating func emit(_ event: RelayEvent) {
+        var event = event
+        event.seq = nextSeq
+        nextSeq += 1
+        effects.append(event)
+    }
+
+    /// Records an activity event carrying the activity's current state.
+    mutating func emit(_ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: [String: JSONValue] = [:]) {
+        emit(
+            RelayEvent(
+                type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
+                activityId: activity.id, subjectKey: "activity", subject: activity.json, extra: extra))
+    }
+
+    /// Records an alarm event carrying the alarm's current state.
+    mutating func emit(_ type: RelayEventType, alarm: Alarm, at time: UnixSeconds) {
+        emit(
+            RelayEvent(
+                type: type, at: time, deviceId: alarm.deviceId, bundleId: alarm.bundleId, alarmId: alarm.id,
+                subjectKey: "alarm", subject: alarm.json))
+    }
+
+    /// Stores `activity` and reschedules its next deadline.
+    mutating func save(_ activity: LiveActivity) {
+        activities[activity.id] = activity
+        deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
+        effects.write(
+            DocumentWrite(
+                kind: .activity, id: activity.id, deviceId: activity.deviceId, bundleId: activity.bundleId,
+                state: activity.state.rawValue, body: activity.json))
+    }
+
+    /// Stores `alarm` (or deletes it once removed) and reschedules its next deadline.
+    mutating func save(_ alarm: Alarm) {
+        if alarm.removedAt != nil {
+            alarms[alarm.id] = nil
+            deadlines.schedule(.alarm(alarm.id), at: nil)
+            effects.write(DocumentWrite(kind: .alarm, id: alarm.id, body: nil))
+            return
+        }
+        alarms[alarm.id] = alarm
+        deadlines.schedule(.alarm(alarm.id), at: alarm.nextDeadline)
+        effects.write(
+            DocumentWrite(
+                kind: .alarm, id: alarm.id, deviceId: alarm.deviceId, bundleId: alarm.bundleId,
+                state: alarm.state.rawValue, body: alarm.json))
+    }
+
+    /// Stores `device`.
+    mutating func save(_ device: EmulatedDevice) {
+        devices[device.id] = device
+        effects.write(DocumentWrite(kind: .device, id: device.id, deviceId: device.id, body: device.storedJSON))
+    }
+
+    /// Stores `channel`, or deletes it with `deleted`.
+    mutating func save(_ channel: EmulatedChannel, deleted: Bool = false) {
+        channels[channel.id] = deleted ? nil : channel
+        effects.write(
+            DocumentWrite(kind: .channel, id: channel.id, bundleId: channel.bundleId, body: deleted ? nil : channel.json))
+    }
+
+    /// Clamps a command's time so the emulator never goes back, and applies what fell due.
+    mutating func arrive(at time: UnixSeconds) -> UnixSeconds {
+        advance(to: time)
+        return now
+    }
+}

@@ -1,0 +1,78 @@
+/// One emulated phone: the apps' settings, the push-to-start tokens the apps asked for and the
+/// push-to-start budget per app.
+public struct EmulatedDevice: Sendable, Hashable {
+    public let id: String
+    public let createdAt: UnixSeconds
+    /// Hash of the device's API key (the key itself is never kept).
+    public let keyHash: String
+    /// Settings per bundle ID; an app without an entry has the defaults.
+    public var apps: [String: AppSettings]
+    /// Push-to-start tokens, one per (bundle ID, attributes type).
+    public var pushToStartTokens: [PushToStartToken]
+    /// Push-to-start budget per bundle ID.
+    public var pushToStartBudgets: [String: PushToStartBudget]
+
+    public init(id: String, createdAt: UnixSeconds, keyHash: String) {
+        self.id = id
+        self.createdAt = createdAt
+        self.keyHash = keyHash
+        apps = [:]
+        pushToStartTokens = []
+        pushToStartBudgets = [:]
+    }
+
+    /// The settings of `bundleId` (defaults when never set).
+    public func settings(_ bundleId: String) -> AppSettings { apps[bundleId] ?? AppSettings() }
+
+    /// The device in its API shape (the key hash is left out).
+    public var json: JSONValue {
+        [
+            "id": .string(id), "deviceId": .string(id), "createdAt": .number(createdAt),
+            "apps": .object(apps.mapValues(\.json)),
+            "pushToStartTokens": .array(pushToStartTokens.map(\.json)),
+        ]
+    }
+
+    /// The device as stored: the API shape plus the key hash and budgets.
+    public var storedJSON: JSONValue {
+        guard case .object(var members) = json else { return json }
+        members["keyHash"] = .string(keyHash)
+        members["pushToStartBudgets"] = .object(pushToStartBudgets.mapValues(\.json))
+        return .object(members)
+    }
+
+    /// Restores a device written by `storedJSON`.
+    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> EmulatedDevice {
+        let fields = try JSONFields(json)
+        var device = EmulatedDevice(
+            id: try fields.requireString("id"), createdAt: try fields.requireNumber("createdAt"),
+            keyHash: try fields.requireString("keyHash"))
+        if let apps = fields.value("apps") {
+            let appFields = try JSONFields(apps, path: "apps")
+            for (bundleId, value) in appFields.members {
+                do {
+                    device.apps[bundleId] = try AppSettings.fromJSON(value)
+                } catch {
+                    throw JSONFieldError(key: "apps.\(bundleId).\(error.key)", found: error.found, message: error.message)
+                }
+            }
+        }
+        for (index, value) in (fields.value("pushToStartTokens")?.arrayValue ?? []).enumerated() {
+            let token = try JSONFields(value, path: "pushToStartTokens[\(index)]")
+            device.pushToStartTokens.append(
+                PushToStartToken(
+                    token: try token.requireString("token"), deviceId: device.id,
+                    bundleId: try token.requireString("bundleId"),
+                    attributesType: try token.requireString("attributesType"),
+                    issuedAt: try token.requireNumber("issuedAt")))
+        }
+        if let budgets = fields.value("pushToStartBudgets") {
+            let budgetFields = try JSONFields(budgets, path: "pushToStartBudgets")
+            for (bundleId, value) in budgetFields.members {
+                device.pushToStartBudgets[bundleId] = try PushToStartBudget(
+                    json: value, path: budgetFields.keyPath(bundleId))
+            }
+        }
+        return device
+    }
+}
