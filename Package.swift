@@ -11,7 +11,8 @@ let package = Package(
     name: "ActivityRelay",
     platforms: [.macOS(.v14)],
     products: [
-        .executable(name: "activity-relay", targets: ["activity-relay"])
+        .executable(name: "activity-relay", targets: ["activity-relay"]),
+        .library(name: "RelayCore", targets: ["RelayCore"]),
     ],
     targets: [
         // System libraries: module.modulemap + shim.h only.

@@ -4,21 +4,23 @@ extension JSONParser {
     /// Parses the string whose opening quote is at `index`.
     ///
     /// A string without escapes becomes a `String` straight from the input bytes; one with escapes
-    /// is decoded into `scratch` first. Either way the standard library validates the UTF-8 once,
-    /// and only a failure pays for finding the offending byte.
+    /// is decoded into `scratch` first. Only strings with non-ASCII bytes pay for UTF-8 validation.
     mutating func parseString() throws(JSONParseError) -> String {
         let open = index
         let start = index + 1
         let end = bytes.count
         var i = start
+        var seen: UInt8 = 0  // every byte ORed together: bit 7 set means non-ASCII was seen
         while i < end {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                return try makeString(UnsafeBufferPointer(rebasing: bytes[start..<i]), source: start..<i)
+                try validateUTF8(start..<i, seen: seen)
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw Self.controlCharacter(byte, at: i) }
+            seen |= byte
             i += 1
         }
 
@@ -28,9 +30,8 @@ extension JSONParser {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                return try scratch.withUnsafeBufferPointer { buffer throws(JSONParseError) in
-                    try makeString(buffer, source: start..<i)
-                }
+                try validateUTF8(start..<i, seen: seen)
+                return String(decoding: scratch, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
                 i = try decodeEscape(at: i)
@@ -39,22 +40,25 @@ extension JSONParser {
             if byte < 0x20 { throw Self.controlCharacter(byte, at: i) }
             // Copy the run of plain bytes up to the next quote, backslash or control character.
             let runStart = i
+            seen |= byte
             i += 1
             while i < end {
                 let next = bytes[i]
                 if next == UInt8(ascii: "\"") || next == UInt8(ascii: "\\") || next < 0x20 { break }
+                seen |= next
                 i += 1
             }
             scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
         }
         throw JSONParseError(
-            kind: .unexpectedEnd, offset: end, message: "unterminated string starting at byte \(open), found end of input")
+            kind: .unexpectedEnd, offset: end,
+            message: "unterminated string starting at byte \(open), found end of input")
     }
 
-    /// Builds the String, or reports the first byte of `source` that is not well-formed UTF-8.
-    private func makeString(_ utf8: UnsafeBufferPointer<UInt8>, source: Range<Int>) throws(JSONParseError) -> String {
-        if let string = String(validating: utf8, as: UTF8.self) { return string }
-        let offset = Self.firstInvalidUTF8(in: bytes, range: source) ?? source.lowerBound
+    /// Checks the raw bytes of a string (escapes are ASCII, so they never fail) when any byte
+    /// was non-ASCII; decoded text is therefore well-formed before it becomes a `String`.
+    private func validateUTF8(_ source: Range<Int>, seen: UInt8) throws(JSONParseError) {
+        guard seen & 0x80 != 0, let offset = Self.firstInvalidUTF8(in: bytes, range: source) else { return }
         throw JSONParseError(
             kind: .invalidUTF8, offset: offset, message: "invalid UTF-8 byte \(JSONParseError.describe(bytes[offset]))")
     }
@@ -160,16 +164,19 @@ extension JSONParser {
     }
 
     /// The offset where the first ill-formed UTF-8 sequence in `range` starts (RFC 3629: no
-    /// overlong forms, no surrogates, nothing past U+10FFFF). Only runs once a string failed.
+    /// overlong forms, no surrogates, nothing past U+10FFFF), or nil when all of it is well-formed.
     static func firstInvalidUTF8(in bytes: UnsafeBufferPointer<UInt8>, range: Range<Int>) -> Int? {
         var i = range.lowerBound
         let end = range.upperBound
         while i < end {
             let lead = bytes[i]
+            if lead < 0x80 {
+                i += 1
+                continue
+            }
             let length: Int
             var secondRange: ClosedRange<UInt8> = 0x80...0xBF
             switch lead {
-            case 0x00...0x7F: length = 1
             case 0xC2...0xDF: length = 2
             case 0xE0:
                 length = 3

@@ -11,6 +11,11 @@ struct JSONParser {
     let maxDepth: Int
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// Elements and member values of the containers being parsed, innermost last. Each array is
+    /// built once at its exact size, each dictionary once with room for all of its members.
+    private var valueStack: [JSONValue] = []
+    /// Member keys of the objects being parsed, parallel to their values in `valueStack`.
+    private var keyStack: [String] = []
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -83,13 +88,14 @@ struct JSONParser {
 
     private mutating func parseArray(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
-        var elements: [JSONValue] = []
         if current == UInt8(ascii: "]") {
             index += 1
-            return .array(elements)
+            return .array([])
         }
+        let base = valueStack.count
         while true {
-            elements.append(try parseValue(depth: depth + 1))
+            let element = try parseValue(depth: depth + 1)
+            valueStack.append(element)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -97,6 +103,8 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
+                let elements = Array(valueStack[base...])
+                valueStack.removeSubrange(base...)
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
             }
@@ -105,14 +113,15 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
-        var members: [String: JSONValue] = [:]
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object(members)
+            return .object([:])
         }
+        let keyBase = keyStack.count
+        let valueBase = valueStack.count
         while true {
             guard current == UInt8(ascii: "\"") else {
-                let what = members.isEmpty ? "a string key or '}'" : "a string key after ','"
+                let what = keyStack.count == keyBase ? "a string key or '}'" : "a string key after ','"
                 throw .expected(what, found: current, at: index)
             }
             let key = try parseString()
@@ -122,7 +131,9 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth + 1)
+            keyStack.append(key)
+            let value = try parseValue(depth: depth + 1)
+            valueStack.append(value)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -130,6 +141,12 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
+                var members: [String: JSONValue] = Dictionary(minimumCapacity: keyStack.count - keyBase)
+                for offset in 0..<keyStack.count - keyBase {
+                    members[keyStack[keyBase + offset]] = valueStack[valueBase + offset]  // a repeated key: last wins
+                }
+                keyStack.removeSubrange(keyBase...)
+                valueStack.removeSubrange(valueBase...)
                 return .object(members)
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
             }

@@ -60,10 +60,8 @@ enum JSONWriter {
     /// Byte-wise (UTF-8, hence code point) order. Swift's `<` on String compares canonical
     /// equivalents equal and is not the order other JSON tools sort by.
     static func precedesInBytes(_ lhs: String, _ rhs: String) -> Bool {
-        var lhs = lhs
-        var rhs = rhs
-        return lhs.withUTF8 { left in
-            rhs.withUTF8 { right in
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
                 let shared = min(left.count, right.count)
                 var i = 0
                 while i < shared {
@@ -73,6 +71,7 @@ enum JSONWriter {
                 return left.count < right.count
             }
         }
+        return (contiguous ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
     static func writeInteger(_ number: Int64, to out: inout [UInt8]) {
@@ -108,36 +107,40 @@ enum JSONWriter {
     /// other characters as raw UTF-8.
     static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            var runStart = 0
-            var i = 0
-            while i < bytes.count {
-                let byte = bytes[i]
-                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
-                    i += 1
-                    continue
-                }
-                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 sequences are written as is.
-                let isLineSeparator =
-                    byte == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] & 0xFE == 0xA8
-                if byte == 0xE2 && !isLineSeparator {
-                    i += 1
-                    continue
-                }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                if isLineSeparator {
-                    append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
-                    i += 3
-                } else {
-                    writeEscape(byte, to: &out)
-                    i += 1
-                }
-                runStart = i
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &out) }) == nil {
+            var native = text
+            native.withUTF8 { writeEscaped($0, to: &out) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        var runStart = 0
+        var i = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
+                i += 1
+                continue
+            }
+            // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 sequences are written as is.
+            let isLineSeparator =
+                byte == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] & 0xFE == 0xA8
+            if byte == 0xE2 && !isLineSeparator {
+                i += 1
+                continue
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            if isLineSeparator {
+                append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
+                i += 3
+            } else {
+                writeEscape(byte, to: &out)
+                i += 1
+            }
+            runStart = i
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
     }
 
     private static func writeEscape(_ byte: UInt8, to out: inout [UInt8]) {
