@@ -1,0 +1,64 @@
+/// Why a JSON document was rejected, and where.
+///
+/// `offset` is the zero-based byte offset of the offending byte (or the input's length when the
+/// input ended too early). `message` names what was expected and what was found; `description`
+/// adds the location, e.g. `expected ':' after object key, found '=' at byte 17`.
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The broad class of a parse failure, for callers that branch on it; `message` has the detail.
+    public enum Kind: Sendable, Hashable {
+        /// The input ended before the document was complete.
+        case unexpectedEnd
+        /// A byte that cannot start or continue the value at this point.
+        case unexpectedByte
+        /// A number that breaks the grammar: leading zero, missing digits.
+        case invalidNumber
+        /// A well-formed number whose magnitude does not fit a finite Double.
+        case numberOutOfRange
+        /// A raw control character or an unknown escape inside a string.
+        case invalidString
+        /// A `\u` escape without four hex digits, or a surrogate without its pair.
+        case invalidUnicodeEscape
+        /// Bytes inside a string that are not well-formed UTF-8.
+        case invalidUTF8
+        /// Arrays and objects nested deeper than the parser's limit.
+        case tooDeep
+        /// Something other than whitespace after the document's one value.
+        case trailingData
+    }
+
+    /// The broad class of the failure.
+    public let kind: Kind
+    /// Zero-based byte offset of the offending byte, or the input length for a premature end.
+    public let offset: Int
+    /// What was expected and what was found, without the location.
+    public let message: String
+
+    /// Creates an error; the parser builds these, tests may too.
+    public init(kind: Kind, offset: Int, message: String) {
+        self.kind = kind
+        self.offset = offset
+        self.message = message
+    }
+
+    /// The message with its location, ready for a log line or an API error body.
+    public var description: String { "\(message) at byte \(offset)" }
+}
+
+extension JSONParseError {
+    /// How a byte reads in a message: `'x'` for printable ASCII, `0x0A` otherwise.
+    static func describe(_ byte: UInt8) -> String {
+        if byte > 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        let digits = String(byte, radix: 16, uppercase: true)
+        return byte < 0x10 ? "0x0\(digits)" : "0x\(digits)"
+    }
+
+    /// An error for a spot where `expected` did not follow: a premature end when `found` is nil.
+    static func expected(_ expected: String, found: UInt8?, at offset: Int, kind: Kind = .unexpectedByte)
+        -> JSONParseError
+    {
+        guard let found else {
+            return JSONParseError(kind: .unexpectedEnd, offset: offset, message: "expected \(expected), found end of input")
+        }
+        return JSONParseError(kind: kind, offset: offset, message: "expected \(expected), found \(describe(found))")
+    }
+}

@@ -1,0 +1,107 @@
+import RelayCore
+import XCTest
+
+final class JSONSerializationTests: XCTestCase {
+    func testOutputIsCompactWithKeysSorted() {
+        let value: JSONValue = [
+            "b": 1, "a": [true, false, nil, "x"], "c": ["z": 1.5, "y": -2, "": [:]], "aa": [],
+        ]
+        XCTAssertEqual(value.jsonString, "{\"a\":[true,false,null,\"x\"],\"aa\":[],\"b\":1,\"c\":{\"\":{},\"y\":-2,\"z\":1.5}}")
+        XCTAssertEqual(value.serialized(), Array(value.jsonString.utf8))
+    }
+
+    func testKeysSortByUTF8BytesNotByStringComparison() {
+        // Swift's `<` normalizes "e\u{301}" to "é" and puts it after "f"; byte order puts it before.
+        let value: JSONValue = ["f": 1, "e\u{301}": 2, "ê": 3, "Z": 4, "a": 5, "😀": 6, "\u{FFFF}": 7]
+        XCTAssertEqual(value.jsonString, "{\"Z\":4,\"a\":5,\"e\u{301}\":2,\"f\":1,\"ê\":3,\"\u{FFFF}\":7,\"😀\":6}")
+    }
+
+    func testStringsEscapeQuotesBackslashesAndControlCharacters() {
+        let cases: [(String, String)] = [
+            ("plain", "\"plain\""),
+            ("q\"b\\s/", "\"q\\\"b\\\\s/\""),
+            ("\n\r\t\u{8}\u{C}", "\"\\n\\r\\t\\b\\f\""),
+            ("\u{0}\u{1}\u{1F}\u{7F}", "\"\\u0000\\u0001\\u001f\u{7F}\""),
+            ("line\u{2028}para\u{2029}end", "\"line\\u2028para\\u2029end\""),
+            ("€\u{2027}\u{202A}éñ😀", "\"€\u{2027}\u{202A}éñ😀\""),
+            ("\u{E2}", "\"\u{E2}\""),
+            ("ends with \u{2028}", "\"ends with \\u2028\""),
+        ]
+        for (text, json) in cases {
+            XCTAssertEqual(JSONValue.string(text).jsonString, json, text.debugDescription)
+        }
+    }
+
+    func testIntegersAreWrittenExactly() {
+        let cases: [(Int64, String)] = [
+            (0, "0"), (7, "7"), (-7, "-7"), (10, "10"), (1_700_000_000_123, "1700000000123"),
+            (.max, "9223372036854775807"), (.min, "-9223372036854775808"),
+        ]
+        for (number, json) in cases {
+            XCTAssertEqual(JSONValue.int(number).jsonString, json)
+        }
+    }
+
+    func testDoublesUseTheShortestRoundTripFormAndKeepAFraction() {
+        let cases: [(Double, String)] = [
+            (3, "3.0"), (-0.0, "-0.0"), (0.1, "0.1"), (1.5, "1.5"), (1e15, "1000000000000000.0"),
+            (1e16, "1e+16"), (1e-5, "1e-05"), (0.0001, "0.0001"), (.leastNonzeroMagnitude, "5e-324"),
+            (.greatestFiniteMagnitude, "1.7976931348623157e+308"), (1_700_000_000.25, "1700000000.25"),
+            (.nan, "null"), (.infinity, "null"), (-.infinity, "null"),
+        ]
+        for (number, json) in cases {
+            XCTAssertEqual(JSONValue.double(number).jsonString, json)
+        }
+    }
+
+    func testSerializeIntoAppendsAfterExistingBytes() {
+        var out = Array("data: ".utf8)
+        let event: JSONValue = ["seq": 1]
+        event.serialize(into: &out)
+        XCTAssertEqual(String(decoding: out, as: UTF8.self), "data: {\"seq\":1}")
+    }
+
+    func testEveryFiniteDoubleRoundTripsBitForBit() throws {
+        var generator = SplitMix64(seed: 42)
+        var checked = 0
+        while checked < 20_000 {
+            let number = Double(bitPattern: generator.next())
+            guard number.isFinite else { continue }
+            let parsed = try JSONValue(parsing: JSONValue.double(number).serialized())
+            guard case .double(let back) = parsed else { return XCTFail("\(number) read back as \(parsed)") }
+            XCTAssertEqual(back.bitPattern, number.bitPattern, "\(number)")
+            checked += 1
+        }
+    }
+
+    func testEveryIntegerRoundTrips() throws {
+        var generator = SplitMix64(seed: 7)
+        for _ in 0..<10_000 {
+            let number = Int64(bitPattern: generator.next()) >> (generator.next() % 64)
+            XCTAssertEqual(try JSONValue(parsing: JSONValue.int(number).serialized()), .int(number))
+        }
+    }
+
+    func testEveryUnicodeScalarRoundTrips() throws {
+        var scalars = String.UnicodeScalarView()
+        for value in UInt32(0)...0x10FFFF where value < 0xD800 || value > 0xDFFF && (value < 0x20000 || value % 97 == 0) {
+            scalars.append(Unicode.Scalar(value)!)
+        }
+        let text = String(scalars)
+        XCTAssertEqual(try JSONValue(parsing: JSONValue.string(text).serialized()), .string(text))
+    }
+
+    func testDocumentsRoundTrip() throws {
+        let document: JSONValue = [
+            "aps": [
+                "timestamp": 1_700_000_000, "event": "update", "relevance-score": 0.75,
+                "content-state": ["driver": "Zoë \"Z\" O'Neil", "eta": [1, 2.5, -3], "note": "ß\n\t😀"],
+                "alert": ["title": ["loc-key": "T", "loc-args": ["a", nil, true]]],
+            ],
+            "empty": [:], "list": [],
+        ]
+        let text = document.jsonString
+        XCTAssertEqual(try JSONValue(parsing: text), document)
+        XCTAssertEqual(try JSONValue(parsing: text).jsonString, text)
+    }
+}

@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// Benchmarks live in their own package so that the relay itself never depends on them.
+let package = Package(
+    name: "ActivityRelayBench",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        // Named, so that the product reference below does not depend on the checkout's folder name.
+        .package(name: "ActivityRelay", path: "..")
+    ],
+    targets: [
+        .executableTarget(
+            name: "bench-json",
+            dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ])
+    ]
+)
