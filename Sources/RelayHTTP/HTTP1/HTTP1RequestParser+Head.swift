@@ -16,7 +16,7 @@ extension HTTP1RequestParser {
     mutating func findHeadEnd(_ scan: inout HeadScan) throws(HTTP1ParseError) -> Int? {
         let start = readIndex
         let available = buffer.count - start
-        let limit = min(available, limits.maxHeaderBytes + 1)
+        let limit = min(available, limits.maxHeaderBytes)
         while scan.position < limit {
             let index = start + scan.position
             scan.position += 1

@@ -95,6 +95,7 @@ public struct HTTP1RequestParser: Sendable {
     /// The request whose body is being read; its body accumulates in `body`, kept apart so that appending
     /// never copies.
     var pending: PendingRequest?
+    /// The body read so far for `pending`.
     var body: [UInt8] = []
 
     /// A parser for one connection, enforcing `limits`.

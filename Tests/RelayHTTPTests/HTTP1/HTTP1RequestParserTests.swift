@@ -163,6 +163,9 @@ final class HTTP1RequestParserTests: XCTestCase {
         var parser = HTTP1RequestParser(limits: .init(maxHeaderBytes: head.utf8.count, maxBodyBytes: 4))
         parser.feed(bytes(head + "abcd"))
         XCTAssertEqual(drain(&parser).requests.first?.0.body, bytes("abcd"))
+        var over = HTTP1RequestParser(limits: .init(maxHeaderBytes: head.utf8.count - 1, maxBodyBytes: 4))
+        over.feed(bytes(head + "abcd"))
+        XCTAssertEqual(drain(&over).error?.status, 431, "one octet over")
     }
 
     func testBufferIsReleasedOnceConsumed() {
