@@ -1,0 +1,23 @@
+/// One Server-Sent Event (HTML Living Standard, "Server-sent events").
+///
+/// When encoding, nil fields are left out. When parsing, `id` is the stream's last event ID at dispatch
+/// (inherited from earlier events, nil when empty), `event` is nil for the default type `message`, and
+/// `retry` is the reconnection time given in this event's block, if any.
+public struct SSEEvent: Sendable, Equatable {
+    /// The event ID; the client reconnects with it as `Last-Event-ID`.
+    public var id: String?
+    /// The event type; nil means `message`.
+    public var event: String?
+    /// The payload; may span several lines.
+    public var data: String
+    /// The reconnection time in milliseconds.
+    public var retry: Int?
+
+    /// An event with the given fields.
+    public init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
+        self.id = id
+        self.event = event
+        self.data = data
+        self.retry = retry
+    }
+}
