@@ -8,6 +8,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
@@ -18,5 +19,19 @@
 
 // errno is a thread-local macro; reading it through a function keeps Swift honest.
 static inline int relay_errno(void) { return errno; }
+
+// prctl is variadic, which Swift cannot call; names loop threads for `top -H` and debuggers.
+static inline void relay_set_thread_name(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
+
+// EPOLL* constants are an anonymous enum plus macros whose types Swift imports inconsistently (Int32
+// vs UInt32, EPOLLET as a negative Int32); one typed set keeps the call sites free of casts.
+static const uint32_t relay_EPOLLIN = EPOLLIN;
+static const uint32_t relay_EPOLLOUT = EPOLLOUT;
+static const uint32_t relay_EPOLLERR = EPOLLERR;
+static const uint32_t relay_EPOLLHUP = EPOLLHUP;
+static const uint32_t relay_EPOLLRDHUP = EPOLLRDHUP;
+
+// epoll_data_t is a union; Swift can set its u64 member, but a helper keeps registration tokens symmetric.
+static inline uint64_t relay_epoll_token(const struct epoll_event *event) { return event->data.u64; }
 
 #endif
