@@ -20,6 +20,9 @@
 // errno is a thread-local macro; reading it through a function keeps Swift honest.
 static inline int relay_errno(void) { return errno; }
 
+// accept4 is declared only under _GNU_SOURCE, which Swift's Glibc module is built without.
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+
 // prctl is variadic, which Swift cannot call; names loop threads for `top -H` and debuggers.
 static inline void relay_set_thread_name(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
 

@@ -95,6 +95,9 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
         if mustWake && !inLoop { wake() }
     }
 
+    /// False once the loop has stopped: work passed to `execute` from then on is dropped.
+    public var isAcceptingWork: Bool { lock.withLock { !stopped } }
+
     /// Asks the loop to stop after its current pass; registered sources are told to close.
     public func stop() {
         let mustWake: Bool = lock.withLock {
