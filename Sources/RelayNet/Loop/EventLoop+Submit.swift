@@ -4,6 +4,7 @@ extension EventLoop {
     /// Runs `work` on the loop and blocks the calling thread until it returns its result or error.
     /// Runs inline when already on the loop. Fails with `ECANCELED` if the loop stopped before running it.
     /// For setup paths (binding listeners, installing watchers), never for per-request work.
+    @discardableResult
     public func submitAndWait<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
         if inLoop { return try work() }
         let slot = ResultSlot<T>()

@@ -85,14 +85,22 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     /// Runs `work` on the loop's thread soon, in submission order; callable from any thread.
     /// Work submitted after the loop stopped is dropped.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        let mustWake: Bool = lock.withLock {
-            guard !stopped else { return false }
+        tryExecute(work)
+    }
+
+    /// Like `execute`, but reports whether the work was queued (false once the loop has stopped), for
+    /// callers that must release resources the work would have taken over.
+    @discardableResult
+    func tryExecute(_ work: @escaping @Sendable () -> Void) -> Bool {
+        let (queued, mustWake): (Bool, Bool) = lock.withLock {
+            guard !stopped else { return (false, false) }
             tasks.append(work)
-            if wakePending { return false }
+            if wakePending { return (true, false) }
             wakePending = true
-            return true
+            return (true, true)
         }
         if mustWake && !inLoop { wake() }
+        return queued
     }
 
     /// False once the loop has stopped: work passed to `execute` from then on is dropped.

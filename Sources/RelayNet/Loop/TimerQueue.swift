@@ -35,6 +35,7 @@ struct TimerQueue<Payload> {
     var nextSequence: UInt64 { nextID }
 
     /// Adds a timer due at `deadline` (any monotonic unit the caller chooses).
+    @discardableResult
     mutating func schedule(deadline: Int64, _ payload: Payload) -> TimerID {
         let id = nextID
         nextID += 1

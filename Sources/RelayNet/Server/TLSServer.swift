@@ -3,8 +3,11 @@ import Glibc
 /// A TLS listener spread over an event-loop group: accepts, handshakes with a `TLSContext`, and hands each
 /// ready connection to a fresh `ConnectionHandler`.
 ///
-/// Each loop gets its own SO_REUSEPORT listening socket per `bind`, so a connection stays on the loop that
-/// accepted it. Limits apply server-wide: past `maxConnections`, new connections are accepted and closed.
+/// Each `bind` opens one listening socket on one loop; accepted sockets are dealt round-robin to the
+/// group's loops (one `execute` hop each, small beside a handshake). One socket per address, rather than an
+/// SO_REUSEPORT socket per loop, keeps "address already in use" an error when another process holds the
+/// port, spreads connections evenly however few clients there are, and means closing a listener at
+/// shutdown resets no connection queued on a sibling socket. Limits apply server-wide: past `maxConnections`, new connections are accepted and closed.
 /// `beginShutdown` stops accepting, asks every handler to finish (`shutdownRequested`) and force-closes
 /// what is left after the grace period; `waitUntilClosed`/`onAllClosed` report when everything is closed.
 public final class TLSServer: @unchecked Sendable {  // Sendable: shared counters under `lock`; per-loop state confined to its loop.
@@ -46,35 +49,29 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
         lock.withLock { handshakeFailureObserver = observer }
     }
 
-    /// Starts listening on `host` (IPv4 or IPv6 literal, or `localhost`) and `port` (0 picks a free one) on
-    /// every loop; returns the bound port. Call from outside the group's loops (it waits for them).
+    /// Starts listening on `host` (IPv4 or IPv6 literal, or `localhost`) and `port` (0 picks a free one);
+    /// returns the bound port. Call from outside the group's loops (it waits for one of them). May be
+    /// called more than once for several addresses.
     @discardableResult
     public func bind(host: String, port: UInt16) throws -> UInt16 {
         guard !lock.withLock({ shuttingDown }) else {
             throw SystemError(call: "bind after beginShutdown", errno: ECANCELED)
         }
-        var address = try SocketAddress(host: host, port: port)
-        var sockets: [Socket] = []
+        let requested = try SocketAddress(host: host, port: port)
+        let socket = try Socket.listen(on: requested, backlog: limits.listenBacklog)
+        let address: SocketAddress
         do {
-            let first = try Socket.listen(on: address, reusePort: true, backlog: limits.listenBacklog)
-            sockets.append(first)
-            address = try first.localAddress()  // the port the kernel picked, for the other loops to share
-            while sockets.count < loopStates.count {
-                sockets.append(try Socket.listen(on: address, reusePort: true, backlog: limits.listenBacklog))
-            }
+            address = try socket.localAddress()
         } catch {
-            for socket in sockets { socket.close() }
+            socket.close()
             throw error
         }
-        for (index, state) in loopStates.enumerated() {
-            let socket = sockets[index]
-            let bound = address
-            do {
-                try state.loop.submitAndWait { [self] in try startListener(socket, address: bound, on: state) }
-            } catch {
-                for later in sockets[(index + 1)...] { later.close() }
-                throw error
-            }
+        let state = loopStates[lock.withLock { openListeners } % loopStates.count]
+        do {
+            try state.loop.submitAndWait { [self] in try startListener(socket, address: address, on: state) }
+        } catch let error as SystemError where error.call == "EventLoop.submitAndWait" {
+            socket.close()  // the loop stopped before it could take the socket
+            throw error
         }
         return address.port
     }
@@ -132,7 +129,7 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
     private func startListener(_ socket: Socket, address: SocketAddress, on state: LoopState) throws {
         let listener = Listener(
             socket: socket, address: address, loop: state.loop, acceptsPerPass: limits.acceptsPerPass,
-            adopt: { [self, state] client, peer in adopt(client, peer: peer, on: state) },
+            adopt: { [self] client, peer in dealOut(client, peer: peer) },
             onClose: { [self] in
                 lock.withLock { openListeners -= 1 }
                 notifyIfAllClosed()
@@ -148,17 +145,28 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
         if state.shuttingDown { listener.close() }
     }
 
-    private func adopt(_ socket: Socket, peer: SocketAddress, on state: LoopState) {
-        let id: UInt64? = lock.withLock {
+    /// Admits an accepted socket (or closes it at once when over `maxConnections` or shutting down) and
+    /// hands it to the next loop.
+    private func dealOut(_ socket: Socket, peer: SocketAddress) {
+        let admitted: (id: UInt64, state: LoopState)? = lock.withLock {
             guard !shuttingDown, openConnections < limits.maxConnections else { return nil }
             openConnections += 1
             defer { nextConnectionID += 1 }
-            return nextConnectionID
+            return (nextConnectionID, loopStates[Int(nextConnectionID % UInt64(loopStates.count))])
         }
-        guard let id else {
+        guard let (id, state) = admitted else {
             socket.close()
             return
         }
+        if state.loop.inLoop {
+            adopt(socket, peer: peer, id: id, on: state)
+        } else if !state.loop.tryExecute({ [self] in adopt(socket, peer: peer, id: id, on: state) }) {
+            socket.close()
+            released()
+        }
+    }
+
+    private func adopt(_ socket: Socket, peer: SocketAddress, id: UInt64, on state: LoopState) {
         do {
             try socket.setNoDelay()
             let connection = Connection(

@@ -3,8 +3,8 @@ import Glibc
 
 /// Delivers SIGTERM and SIGINT (or other signals) to a closure on an event loop, through a signalfd.
 ///
-/// The signals are blocked in the creating thread and in every event-loop thread, so the kernel queues
-/// them for the signalfd instead of running the default action. Create the watcher on the main thread
+/// The signals are blocked in the creating thread and in the watching loop's thread (event-loop threads
+/// block SIGTERM and SIGINT from birth), so the kernel queues them for the signalfd instead of running the default action. Create the watcher on the main thread
 /// before starting other threads (threads inherit the blocked set), e.g. first thing in `main`.
 public final class SignalWatcher: @unchecked Sendable {  // Sendable: the source is loop-confined; `stop` hops onto the loop.
     /// The loop the closure runs on.
@@ -25,8 +25,13 @@ public final class SignalWatcher: @unchecked Sendable {  // Sendable: the source
         self.loop = loop
         let source = Source(fd: fd, loop: loop, onSignal: onSignal)
         self.source = source
+        let blocked = set
         do {
-            try loop.submitAndWait { try source.start() }
+            try loop.submitAndWait {
+                var blockedOnLoop = blocked  // a signal sent to the loop thread itself is then queued too
+                pthread_sigmask(SIG_BLOCK, &blockedOnLoop, nil)
+                try source.start()
+            }
         } catch {
             close(fd)
             throw error

@@ -1,10 +1,9 @@
 import CRelayLinux
 import Glibc
 
-/// One listening socket registered on one loop; accepted sockets are handed to `adopt` on that same loop.
-///
-/// With SO_REUSEPORT each loop has its own listener on the shared port and the kernel spreads new
-/// connections across them, so no accepted socket ever crosses threads.
+/// One listening socket registered on one loop; each accepted socket goes to `adopt`, which deals it out
+/// to a loop. At most `acceptsPerPass` accepts per wake-up, so a connection flood cannot starve the
+/// loop's other connections (level-triggered epoll reports the rest next pass).
 final class Listener: LoopSource {
     /// The address actually bound (port filled in when 0 was asked for).
     let address: SocketAddress

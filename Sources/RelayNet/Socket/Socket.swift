@@ -3,25 +3,24 @@ import Glibc
 
 /// A non-blocking, close-on-exec TCP socket descriptor and the few calls RelayNet makes on it.
 ///
-/// A plain value: whoever holds it owns the descriptor and must `close()` it exactly once.
-struct Socket {
+/// A plain value: whoever holds it owns the descriptor and must `close()` it exactly once. Sendable so an
+/// accepted socket can be handed to another loop.
+struct Socket: Sendable {
     /// The descriptor.
     let fd: Int32
 
     /// Wraps an already open descriptor.
     init(fd: Int32) { self.fd = fd }
 
-    /// Opens a listening socket on `address` with SO_REUSEADDR and, when `reusePort`, SO_REUSEPORT so
-    /// that each event loop can have its own listening socket on the same port (the kernel spreads
-    /// incoming connections across them).
-    static func listen(on address: SocketAddress, reusePort: Bool, backlog: Int32) throws(SystemError) -> Socket {
+    /// Opens a listening socket on `address` with SO_REUSEADDR (so a restart can rebind while old
+    /// connections sit in TIME_WAIT; another live listener on the port is still EADDRINUSE).
+    static func listen(on address: SocketAddress, backlog: Int32) throws(SystemError) -> Socket {
         let fd = try syscall("socket") {
             socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         let listener = Socket(fd: fd)
         do throws(SystemError) {
             try listener.setOption(SOL_SOCKET, SO_REUSEADDR, 1, name: "setsockopt(SO_REUSEADDR)")
-            if reusePort { try listener.setOption(SOL_SOCKET, SO_REUSEPORT, 1, name: "setsockopt(SO_REUSEPORT)") }
             if address.family == AF_INET6 {  // `::` means IPv6 only; dual-stack would surprise a literal.
                 try listener.setOption(Int32(IPPROTO_IPV6), IPV6_V6ONLY, 1, name: "setsockopt(IPV6_V6ONLY)")
             }
