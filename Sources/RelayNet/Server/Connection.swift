@@ -174,8 +174,8 @@ public final class Connection: @unchecked Sendable {  // Sendable so it can be c
         plaintext = []
         let handler = self.handler
         self.handler = nil  // breaks the handler -> connection -> handler cycle
-        onClose(self, error, wasReady)
         handler?.connectionClosed(self, error: error)
+        onClose(self, error, wasReady)  // last: the server may report "all closed" from here
     }
 }
 

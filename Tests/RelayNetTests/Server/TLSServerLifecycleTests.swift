@@ -27,15 +27,20 @@ final class TLSServerLifecycleTests: XCTestCase {
         defer { running.stop() }
         XCTAssertEqual(try ChildProcess.run(["true"]).status, 0)  // let Foundation's process machinery settle
         let baseline = openDescriptorCount()
+        let before = openDescriptorTargets()
         let child = try ChildProcess.python("churn", [String(running.port), caFile, "400"])
         child.closeInput()
         let outcome = try child.wait(timeout: 120)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertEqual(outcome.stdout, "done\n")
         XCTAssertTrue(running.log.waitFor { _ in running.server.connectionCount == 0 }, "\(running.server.connectionCount) still open")
-        XCTAssertTrue(running.log.waitFor { _ in openDescriptorCount() <= baseline }, "fds \(openDescriptorCount()) vs \(baseline)")
+        XCTAssertTrue(
+            running.log.waitFor { _ in openDescriptorCount() <= baseline },
+            "new descriptors: \(Set(openDescriptorTargets()).subtracting(before).sorted())")
         XCTAssertEqual(running.log.count("ready -"), 200)
         XCTAssertEqual(running.log.count("closed"), 200)
+        // Connections (and with them their SSL objects) are freed, not just closed.
+        XCTAssertTrue(running.log.waitFor { $0.liveTrackedCount == 0 }, "\(running.log.liveTrackedCount) connections alive")
     }
 
     func testConnectionsPastTheLimitAreClosedAtOnce() throws {

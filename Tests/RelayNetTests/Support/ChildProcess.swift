@@ -64,6 +64,7 @@ final class ChildProcess {
         init(_ handle: FileHandle) {
             Thread.detachNewThread { [self] in
                 data = handle.readDataToEndOfFile()
+                try? handle.close()
                 done.signal()
             }
         }

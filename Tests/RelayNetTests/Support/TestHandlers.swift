@@ -6,11 +6,20 @@ final class HandlerLog: @unchecked Sendable {  // Sendable: every field is guard
     private let lock = NSLock()
     private var entries: [String] = []
     private var errors: [String] = []
+    private var tracked: [() -> AnyObject?] = []
 
     /// Appends an event such as `ready h2` or `closed`.
     func record(_ entry: String) { lock.withLock { entries.append(entry) } }
     /// Appends an error description (handshake failures, close errors).
     func recordError(_ error: any Error) { lock.withLock { errors.append(String(describing: error)) } }
+
+    /// Remembers `object` weakly, to check later that it was deallocated.
+    func track(_ object: AnyObject) {
+        lock.withLock { tracked.append { [weak object] in object } }
+    }
+
+    /// How many tracked objects are still alive.
+    var liveTrackedCount: Int { lock.withLock { tracked.filter { $0() != nil }.count } }
 
     var events: [String] { lock.withLock { entries } }
     var errorDescriptions: [String] { lock.withLock { errors } }
@@ -35,7 +44,10 @@ final class EchoHandler: ConnectionHandler {
 
     init(log: HandlerLog) { self.log = log }
 
-    func connectionReady(_ connection: Connection) { log.record("ready \(connection.alpnProtocol ?? "-")") }
+    func connectionReady(_ connection: Connection) {
+        log.track(connection)
+        log.record("ready \(connection.alpnProtocol ?? "-")")
+    }
 
     func connection(_ connection: Connection, received bytes: [UInt8]) {
         log.record("received \(String(decoding: bytes, as: UTF8.self))")
