@@ -1,4 +1,5 @@
 import CRelayLinux
+import Glibc
 
 /// One accepted TLS connection: a socket, a `TLSEngine` and the handler speaking HTTP over it.
 ///
@@ -88,10 +89,10 @@ public final class Connection: @unchecked Sendable {  // Sendable so it can be c
     // MARK: - Public API (on the loop)
 
     /// Queues application bytes; they are encrypted and sent at the end of the loop pass.
-    /// Ignored once the connection is closing or closed.
+    /// Ignored once the connection is closing (`closeAfterFlush`) or closed.
     public func write(_ bytes: [UInt8]) {
         assert(loop.inLoop, "Connection.write must be called on its loop")
-        guard phase == .open || phase == .handshaking, !bytes.isEmpty else { return }
+        guard phase == .open, !bytes.isEmpty else { return }
         if plaintextStart == plaintext.count {
             plaintext.removeAll(keepingCapacity: true)
             plaintextStart = 0
@@ -181,8 +182,17 @@ public final class Connection: @unchecked Sendable {  // Sendable so it can be c
 
 extension Connection: LoopSource {
     func handleEvents(_ events: UInt32) {
+        if events & relay_EPOLLERR != 0 {
+            close(error: socket.pendingError() ?? SystemError(call: "epoll_wait", errno: EIO))
+            return
+        }
         if events & relay_EPOLLOUT != 0 && phase != .closed { flushAtEndOfPass() }
-        if events & (relay_EPOLLIN | relay_EPOLLERR | relay_EPOLLHUP) != 0 && phase != .closed { readFromSocket() }
+        if events & (relay_EPOLLIN | relay_EPOLLHUP) != 0 && phase != .closed { readFromSocket() }
+        if events & relay_EPOLLHUP != 0 && phase != .closed {
+            // Hung up both ways while reads are paused or already finished: level-triggered HUP would be
+            // reported forever, and pending output can no longer be delivered.
+            close(error: SystemError(call: "send", errno: EPIPE))
+        }
     }
 
     func loopStopping() {

@@ -167,6 +167,11 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
     }
 
     private func adopt(_ socket: Socket, peer: SocketAddress, id: UInt64, on state: LoopState) {
+        guard !state.shuttingDown else {  // dealt out just before shutdown reached this loop
+            socket.close()
+            released()
+            return
+        }
         do {
             try socket.setNoDelay()
             let connection = Connection(

@@ -81,6 +81,14 @@ struct Socket: Sendable {
         try nonBlockingSyscall("send") { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// The socket's pending error (SO_ERROR), which epoll reports only as EPOLLERR; nil if none.
+    func pendingError() -> SystemError? {
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length) == 0, code != 0 else { return nil }
+        return SystemError(call: "socket", errno: code)
+    }
+
     /// Closes the descriptor (errors, including EINTR, are ignored: the descriptor is gone either way on Linux).
     func close() {
         _ = Glibc.close(fd)

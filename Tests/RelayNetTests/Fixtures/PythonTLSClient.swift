@@ -7,6 +7,8 @@
 ///   TCP only, TCP then reset), prints `done`.
 /// - `hold PORT CAFILE COUNT`: opens COUNT TLS connections that each echo one byte, prints `ready N`,
 ///   keeps them idle until stdin closes, then closes them and prints `closed`.
+/// - `flood PORT CAFILE SIZE`: asks for SIZE bytes, reads nothing for half a second (so the server's
+///   output backs up), then reads them all and prints `{"count", "sum"}` (sum of the bytes mod 2^32).
 /// - `goodbye PORT CAFILE`: sends `hi`, reads the echo, prints `ready`, then reads until the server
 ///   closes and prints `{"echo", "after"}` as JSON.
 enum PythonTLSClient {
@@ -92,6 +94,14 @@ elif mode == 'hold':
         await asyncio.gather(*(w.wait_closed() for w in connections), return_exceptions=True)
         print('closed', flush=True)
     asyncio.run(main(int(sys.argv[4])))
+elif mode == 'flood':
+    size = int(sys.argv[4])
+    with connect(port, context(cafile)) as s:
+        s.sendall(b'flood %d' % size)
+        import time
+        time.sleep(0.5)
+        data = recv_exact(s, size)
+        print(json.dumps({'count': len(data), 'sum': sum(data) % (1 << 32)}))
 elif mode == 'goodbye':
     with connect(port, context(cafile)) as s:
         s.sendall(b'hi')
