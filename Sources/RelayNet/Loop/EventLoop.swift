@@ -200,11 +200,13 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     private func startThread() throws(SystemError) {
         let box = Unmanaged.passRetained(self)
         var created = pthread_t()
-        let status = pthread_create(&created, nil, { argument in
-            let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
-            loop.threadMain()
-            return nil
-        }, box.toOpaque())
+        let status = pthread_create(
+            &created, nil,
+            { argument in
+                let loop = Unmanaged<EventLoop>.fromOpaque(argument!).takeRetainedValue()
+                loop.threadMain()
+                return nil
+            }, box.toOpaque())
         guard status == 0 else {
             box.release()
             throw SystemError(call: "pthread_create", errno: status)

@@ -122,7 +122,8 @@ extension Connection {
     private func peerClosedInput() {
         peerFinishedSending = true
         if phase == .handshaking {
-            close(error: TLSError(operation: "TLS handshake", reason: "peer closed the connection during the handshake"))
+            close(
+                error: TLSError(operation: "TLS handshake", reason: "peer closed the connection during the handshake"))
             return
         }
         if pendingWriteBytes == 0 {
@@ -183,7 +184,9 @@ extension Connection: LoopFlushable {
     func encryptPlaintext() {
         while plaintextStart < plaintext.count && (phase == .open || phase == .closingAfterFlush) {
             let step = min(plaintext.count - plaintextStart, 16 * 1024)
-            let result = plaintext.withUnsafeBytes { engine.write(UnsafeRawBufferPointer(rebasing: $0[plaintextStart..<plaintextStart + step])) }
+            let result = plaintext.withUnsafeBytes {
+                engine.write(UnsafeRawBufferPointer(rebasing: $0[plaintextStart..<plaintextStart + step]))
+            }
             switch result {
             case .accepted(let count):
                 plaintextStart += count

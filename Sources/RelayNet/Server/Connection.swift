@@ -8,7 +8,8 @@ import Glibc
 /// bounded per pass; past `writeHighWaterMark` of unsent output the connection stops reading until the
 /// peer catches up (then `connectionWritable`). Nothing here allocates per-connection read buffers: the
 /// loop's scratch buffers are shared, and both memory BIOs are recycled when idle.
-public final class Connection: @unchecked Sendable {  // Sendable so it can be captured for `loop.execute`; state is loop-confined.
+// Sendable so it can be captured for `loop.execute`; state is loop-confined.
+public final class Connection: @unchecked Sendable {
     /// The loop every call on this connection must be made on.
     public let loop: EventLoop
     /// Unique per server for the process's lifetime.

@@ -10,7 +10,8 @@ import Glibc
 /// shutdown resets no connection queued on a sibling socket. Limits apply server-wide: past `maxConnections`, new connections are accepted and closed.
 /// `beginShutdown` stops accepting, asks every handler to finish (`shutdownRequested`) and force-closes
 /// what is left after the grace period; `waitUntilClosed`/`onAllClosed` report when everything is closed.
-public final class TLSServer: @unchecked Sendable {  // Sendable: shared counters under `lock`; per-loop state confined to its loop.
+// Sendable: shared counters under `lock`; per-loop state confined to its loop.
+public final class TLSServer: @unchecked Sendable {
     /// The loops connections run on.
     public let group: EventLoopGroup
     /// The TLS policy every connection uses.
@@ -45,7 +46,9 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
 
     /// Called (on a loop thread) for every connection that closed before its handshake completed: stalled,
     /// refused protocol version, bad certificate... For logging; connections never reach a handler then.
-    public func onHandshakeFailure(_ observer: @escaping @Sendable (_ remoteAddress: String, _ error: any Error) -> Void) {
+    public func onHandshakeFailure(
+        _ observer: @escaping @Sendable (_ remoteAddress: String, _ error: any Error) -> Void
+    ) {
         lock.withLock { handshakeFailureObserver = observer }
     }
 
@@ -79,10 +82,12 @@ public final class TLSServer: @unchecked Sendable {  // Sendable: shared counter
     /// Stops accepting, asks every open connection's handler to wind down, and closes whatever is still open
     /// `gracePeriod` seconds later. Callable from any thread; later calls do nothing.
     public func beginShutdown(gracePeriod: Double = 10) {
-        guard lock.withLock({ () -> Bool in
-            defer { shuttingDown = true }
-            return !shuttingDown
-        }) else { return }
+        guard
+            lock.withLock({ () -> Bool in
+                defer { shuttingDown = true }
+                return !shuttingDown
+            })
+        else { return }
         for state in loopStates {
             state.loop.execute { state.beginShutdown(gracePeriod: gracePeriod) }
         }

@@ -6,7 +6,8 @@ import Glibc
 /// The signals are blocked in the creating thread and in the watching loop's thread (event-loop threads
 /// block SIGTERM and SIGINT from birth), so the kernel queues them for the signalfd instead of running the default action. Create the watcher on the main thread
 /// before starting other threads (threads inherit the blocked set), e.g. first thing in `main`.
-public final class SignalWatcher: @unchecked Sendable {  // Sendable: the source is loop-confined; `stop` hops onto the loop.
+// Sendable: the source is loop-confined; `stop` hops onto the loop.
+public final class SignalWatcher: @unchecked Sendable {
     /// The loop the closure runs on.
     public let loop: EventLoop
     private let source: Source
@@ -14,7 +15,8 @@ public final class SignalWatcher: @unchecked Sendable {  // Sendable: the source
     /// Starts watching `signals` (default SIGTERM and SIGINT) and calls `onSignal(number)` on `loop` for
     /// each arrival. Also ignores SIGPIPE process-wide.
     public init(
-        loop: EventLoop, signals: [Int32] = SignalWatcher.terminationSignals, onSignal: @escaping @Sendable (Int32) -> Void
+        loop: EventLoop, signals: [Int32] = SignalWatcher.terminationSignals,
+        onSignal: @escaping @Sendable (Int32) -> Void
     ) throws {
         Self.ignoreSIGPIPE()
         var set = sigset_t()

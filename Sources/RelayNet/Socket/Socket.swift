@@ -9,14 +9,13 @@ struct Socket: Sendable {
     /// The descriptor.
     let fd: Int32
 
-    /// Wraps an already open descriptor.
-    init(fd: Int32) { self.fd = fd }
-
     /// Opens a listening socket on `address` with SO_REUSEADDR (so a restart can rebind while old
     /// connections sit in TIME_WAIT; another live listener on the port is still EADDRINUSE).
     static func listen(on address: SocketAddress, backlog: Int32) throws(SystemError) -> Socket {
         let fd = try syscall("socket") {
-            socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         let listener = Socket(fd: fd)
         do throws(SystemError) {

@@ -86,7 +86,8 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 
     /// Calls `body` with the address as the `sockaddr` pointer the socket calls take.
     @discardableResult
-    func withSockAddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> T) throws(SystemError) -> T {
+    func withSockAddr<T>(_ body: (UnsafePointer<sockaddr>, socklen_t) throws(SystemError) -> T) throws(SystemError) -> T
+    {
         let length = length
         return try withUnsafeBytes(of: storage) { raw throws(SystemError) in
             try body(raw.baseAddress!.assumingMemoryBound(to: sockaddr.self), length)

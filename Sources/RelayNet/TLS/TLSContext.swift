@@ -4,7 +4,8 @@ import COpenSSL
 ///
 /// Built once at startup and shared by every connection on every loop; OpenSSL reference-counts the
 /// context and locks its internals, and nothing here mutates it after `init`.
-public final class TLSContext: @unchecked Sendable {  // Sendable: immutable after init; SSL_CTX is thread-safe for SSL_new.
+// Sendable: immutable after init; SSL_CTX is thread-safe for SSL_new.
+public final class TLSContext: @unchecked Sendable {
     /// The configuration it was built from.
     public let configuration: TLSConfiguration
     /// The underlying `SSL_CTX *`.
@@ -63,7 +64,8 @@ public final class TLSContext: @unchecked Sendable {  // Sendable: immutable aft
 
     private func requireClientCertificates(_ trustedCAPath: String?) throws(TLSError) {
         guard let trustedCAPath else {
-            throw TLSError(operation: "configure client verification", reason: "verifyClientCertificate needs trustedCAPath")
+            throw TLSError(
+                operation: "configure client verification", reason: "verifyClientCertificate needs trustedCAPath")
         }
         guard SSL_CTX_load_verify_locations(context, trustedCAPath, nil) == 1 else {
             throw TLSError.openSSL(operation: "load trusted CAs \(trustedCAPath)")

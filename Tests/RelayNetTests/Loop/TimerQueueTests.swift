@@ -1,5 +1,6 @@
-@testable import RelayNet
 import XCTest
+
+@testable import RelayNet
 
 final class TimerQueueTests: XCTestCase {
     func testPopsDueTimersByDeadlineThenSchedulingOrder() {

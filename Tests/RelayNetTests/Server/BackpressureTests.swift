@@ -47,7 +47,8 @@ final class BackpressureTests: XCTestCase {
         let size = 8 * 1024 * 1024
         let running = try RunningServer.start { FloodHandler(log: $0) }
         defer { running.stop() }
-        let child = try ChildProcess.python("flood", [String(running.port), TestCertificate.shared.certificate, String(size)])
+        let child = try ChildProcess.python(
+            "flood", [String(running.port), TestCertificate.shared.certificate, String(size)])
         child.closeInput()
         let outcome = try child.wait()
         XCTAssertEqual(outcome.status, 0, outcome.stderr)

@@ -32,7 +32,9 @@ final class IdleConnectionMemoryTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
 
         let perConnection = Double(loaded - baseline) / Double(Self.connections)
-        print("idle TLS connection: \(String(format: "%.1f", perConnection)) KiB RSS each (\(Self.connections) connections, \(loaded - baseline) KiB total)")
+        print(
+            "idle TLS connection: \(String(format: "%.1f", perConnection)) KiB RSS each (\(Self.connections) connections, \(loaded - baseline) KiB total)"
+        )
         XCTAssertLessThan(perConnection, Double(Self.budgetKiB))
         XCTAssertTrue(running.log.waitFor(timeout: 30) { _ in running.server.connectionCount == 0 })
     }

@@ -33,14 +33,17 @@ final class TLSServerLifecycleTests: XCTestCase {
         let outcome = try child.wait(timeout: 120)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertEqual(outcome.stdout, "done\n")
-        XCTAssertTrue(running.log.waitFor { _ in running.server.connectionCount == 0 }, "\(running.server.connectionCount) still open")
+        XCTAssertTrue(
+            running.log.waitFor { _ in running.server.connectionCount == 0 },
+            "\(running.server.connectionCount) still open")
         XCTAssertTrue(
             running.log.waitFor { _ in openDescriptorCount() <= baseline },
             "new descriptors: \(Set(openDescriptorTargets()).subtracting(before).sorted())")
         XCTAssertEqual(running.log.count("ready -"), 200)
         XCTAssertEqual(running.log.count("closed"), 200)
         // Connections (and with them their SSL objects) are freed, not just closed.
-        XCTAssertTrue(running.log.waitFor { $0.liveTrackedCount == 0 }, "\(running.log.liveTrackedCount) connections alive")
+        XCTAssertTrue(
+            running.log.waitFor { $0.liveTrackedCount == 0 }, "\(running.log.liveTrackedCount) connections alive")
     }
 
     func testConnectionsPastTheLimitAreClosedAtOnce() throws {
@@ -50,7 +53,10 @@ final class TLSServerLifecycleTests: XCTestCase {
         defer { running.stop() }
         let first = try RawTCP(port: running.port)
         let second = try RawTCP(port: running.port)
-        defer { first.close(); second.close() }
+        defer {
+            first.close()
+            second.close()
+        }
         XCTAssertTrue(running.log.waitFor { _ in running.server.connectionCount == 2 })
         let third = try RawTCP(port: running.port, timeout: 5)
         defer { third.close() }
@@ -87,18 +93,24 @@ final class TLSServerLifecycleTests: XCTestCase {
             func connectionReady(_ connection: Connection) { log.record("ready") }
             func connection(_ connection: Connection, received bytes: [UInt8]) {}
             func connectionWritable(_ connection: Connection) {}
-            func connectionClosed(_ connection: Connection, error: (any Error)?) { log.record("closed \(error.map { "\($0)" } ?? "cleanly")") }
+            func connectionClosed(_ connection: Connection, error: (any Error)?) {
+                log.record("closed \(error.map { "\($0)" } ?? "cleanly")")
+            }
             func shutdownRequested(_ connection: Connection) { log.record("ignoring shutdown") }
         }
         let running = try RunningServer.start { Stubborn(log: $0) }
         let client = try ChildProcess.python("goodbye", [String(running.port), caFile])
-        defer { client.closeInput(); _ = try? client.wait() }
+        defer {
+            client.closeInput()
+            _ = try? client.wait()
+        }
         XCTAssertTrue(running.log.waitFor { $0.count("ready") == 1 })
         let start = Date()
         running.server.beginShutdown(gracePeriod: 0.3)
         XCTAssertTrue(running.server.waitUntilClosed(timeout: 10))
         XCTAssertGreaterThan(Date().timeIntervalSince(start), 0.25)
-        XCTAssertEqual(running.log.events, ["ready", "ignoring shutdown", "closed closed when the shutdown grace period expired"])
+        XCTAssertEqual(
+            running.log.events, ["ready", "ignoring shutdown", "closed closed when the shutdown grace period expired"])
         running.group.shutdown()
     }
 

@@ -1,8 +1,9 @@
 import Foundation
 import RelayNet
 import XCTest
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 final class SignalWatcherTests: XCTestCase {

@@ -79,7 +79,8 @@ final class TinyHTTPHandler: ConnectionHandler {
         guard request.count <= 16 * 1024 else { return connection.close() }
         guard String(decoding: request, as: UTF8.self).contains("\r\n\r\n") else { return }
         let body = "hello over \(connection.alpnProtocol ?? "no ALPN")\n"
-        let head = "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: \(body.utf8.count)\r\n"
+        let head =
+            "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: \(body.utf8.count)\r\n"
             + "connection: close\r\n\r\n"
         connection.write(Array((head + body).utf8))
         connection.closeAfterFlush()

@@ -13,14 +13,17 @@ final class SelfSignedCertificateTests: XCTestCase {
         XCTAssertEqual(try String(contentsOfFile: certificate, encoding: .utf8), original)
         let keyMode = try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? Int
         XCTAssertEqual(keyMode, 0o600)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["tls-cert.pem", "tls-key.pem"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["tls-cert.pem", "tls-key.pem"])
     }
 
     func testRefusesWhenOnlyOneFileExists() throws {
         let directory = TestCertificate.makeTemporaryDirectory()
         let certificate = directory + "/tls-cert.pem"
         XCTAssertTrue(FileManager.default.createFile(atPath: certificate, contents: Data("x".utf8)))
-        XCTAssertThrowsError(try SelfSignedCertificate.ensure(certificatePath: certificate, keyPath: directory + "/k.pem")) {
+        XCTAssertThrowsError(
+            try SelfSignedCertificate.ensure(certificatePath: certificate, keyPath: directory + "/k.pem")
+        ) {
             XCTAssertTrue(String(describing: $0).contains("k.pem"), "\($0)")
         }
     }

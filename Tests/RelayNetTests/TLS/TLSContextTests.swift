@@ -3,7 +3,8 @@ import XCTest
 
 final class TLSContextTests: XCTestCase {
     func testMissingCertificateCarriesOpenSSLReason() {
-        let config = TLSConfiguration(certificateChainPath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
+        let config = TLSConfiguration(
+            certificateChainPath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")
         XCTAssertThrowsError(try TLSContext(config)) { error in
             let tls = error as? TLSError
             XCTAssertEqual(tls?.operation, "load certificate chain /nonexistent/cert.pem")
@@ -14,7 +15,8 @@ final class TLSContextTests: XCTestCase {
     func testKeyThatDoesNotMatchCertificateIsRefused() throws {
         let directory = TestCertificate.makeTemporaryDirectory()
         try SelfSignedCertificate.ensure(certificatePath: directory + "/c.pem", keyPath: directory + "/k.pem")
-        let config = TLSConfiguration(certificateChainPath: TestCertificate.shared.certificate, privateKeyPath: directory + "/k.pem")
+        let config = TLSConfiguration(
+            certificateChainPath: TestCertificate.shared.certificate, privateKeyPath: directory + "/k.pem")
         XCTAssertThrowsError(try TLSContext(config)) { error in
             XCTAssertTrue((error as? TLSError)?.reason.contains("key values mismatch") ?? false, "\(error)")
         }

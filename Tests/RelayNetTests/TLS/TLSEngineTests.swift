@@ -1,6 +1,7 @@
 import COpenSSL
-@testable import RelayNet
 import XCTest
+
+@testable import RelayNet
 
 /// Drives the server engine against an in-memory OpenSSL client: no sockets, bytes in and bytes out.
 final class TLSEngineTests: XCTestCase {
