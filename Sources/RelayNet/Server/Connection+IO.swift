@@ -53,12 +53,20 @@ extension Connection {
             case .needsInput:
                 return
             case .needsOutputDrained:
-                if !sendCiphertext() { return }
+                if !sendCiphertext() { return waitForOutputDrain() }
             case .failed(let error):
                 close(error: error)
                 return
             }
         }
+    }
+
+    /// OpenSSL wants its output gone before it reads on, and the socket is full: resume input processing
+    /// from `flushAtEndOfPass` once EPOLLOUT has let the ciphertext out.
+    private func waitForOutputDrain() {
+        guard phase != .closed else { return }
+        inputWaitsForOutput = true
+        scheduleFlush()
     }
 
     private func handshakeCompleted() {
@@ -73,7 +81,6 @@ extension Connection {
         let handler = makeHandler()
         self.handler = handler
         handler.connectionReady(self)
-        if phase == .open, shutdownRequested { handler.shutdownRequested(self) }
     }
 
     /// Decrypts until the engine needs more input, delivering one batch per shared-buffer fill. While
@@ -98,7 +105,7 @@ extension Connection {
                 return
             case .needsOutputDrained:
                 deliver()
-                if !sendCiphertext() { return }
+                if !sendCiphertext() { return waitForOutputDrain() }
             case .closed:
                 deliver()
                 peerSentCloseNotify()
@@ -162,6 +169,11 @@ extension Connection: LoopFlushable {
         guard phase != .closed else { return }
         let drained = sendCiphertext()
         guard phase != .closed else { return }
+        if drained && inputWaitsForOutput {
+            inputWaitsForOutput = false
+            processInput()
+            guard phase != .closed else { return }
+        }
         if drained && pendingWriteBytes == 0 {
             engine.releaseIdleBuffers()
             if plaintext.capacity > 16 * 1024 { plaintext = [] }  // do not hold a burst's buffer while idle

@@ -45,6 +45,8 @@ public final class Connection: @unchecked Sendable {
     var plaintextStart = 0
     /// SSL_write asked for peer input first; retry after the next read.
     var writeWaitsForInput = false
+    /// SSL_read or the handshake asked for output to drain first (SSL_ERROR_WANT_WRITE); resume after a flush.
+    var inputWaitsForOutput = false
     var flushScheduled = false
     var watchingWritable = false
     var readPaused = false
@@ -157,15 +159,15 @@ public final class Connection: @unchecked Sendable {
     func close(error: (any Error)?) {
         guard phase != .closed else { return }
         let wasReady = handler != nil
-        let wasHandshaking = phase == .handshaking
+        if error == nil && phase != .handshaking {
+            encryptPlaintext()  // may itself close the connection on a TLS failure
+            guard phase != .closed else { return }
+            engine.close()
+        }
         phase = .closed
         if let handshakeTimer {
             loop.cancel(handshakeTimer)
             self.handshakeTimer = nil
-        }
-        if error == nil && !wasHandshaking {
-            encryptPlaintext()
-            engine.close()
         }
         if engine.pendingCiphertext > 0 { _ = sendCiphertext() }  // best effort: alert or close_notify
         if let registration {

@@ -114,6 +114,26 @@ final class TLSServerLifecycleTests: XCTestCase {
         running.group.shutdown()
     }
 
+    func testCloseSendsWhatWasWrittenBeforeIt() throws {
+        final class ReplyAndClose: ConnectionHandler {
+            func connectionReady(_ connection: Connection) {}
+            func connection(_ connection: Connection, received bytes: [UInt8]) {
+                connection.write(bytes)
+                connection.close()
+            }
+            func connectionWritable(_ connection: Connection) {}
+            func connectionClosed(_ connection: Connection, error: (any Error)?) {}
+            func shutdownRequested(_ connection: Connection) {}
+        }
+        let running = try RunningServer.start { _ in ReplyAndClose() }
+        defer { running.stop() }
+        let child = try ChildProcess.python("alpn", [String(running.port), caFile, "127.0.0.1", "h2", "last words"])
+        child.closeInput()
+        let outcome = try child.wait()
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains(#""echo": "last words""#), outcome.stdout)
+    }
+
     func testStoppingTheGroupClosesOpenConnections() throws {
         let running = try RunningServer.start()
         let peer = try RawTCP(port: running.port, timeout: 5)
