@@ -139,7 +139,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     /// Timers with the same deadline run in the order they were scheduled.
     @discardableResult
     public func schedule(after seconds: Double, _ work: @escaping () -> Void) -> TimerID {
-        assert(inLoop, "EventLoop.schedule must be called on the loop; use execute to get there")
+        precondition(inLoop, "EventLoop.schedule must be called on the loop; use execute to get there")
         let delay = seconds.isFinite ? Int64(max(0, min(seconds, 1e9)) * 1e9) : Int64(1e18)
         return timers.schedule(deadline: MonotonicClock.nanoseconds() + delay, work)
     }

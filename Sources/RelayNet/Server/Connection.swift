@@ -94,7 +94,7 @@ public final class Connection: @unchecked Sendable {
     /// Queues application bytes; they are encrypted and sent at the end of the loop pass.
     /// Ignored once the connection is closing (`closeAfterFlush`) or closed.
     public func write(_ bytes: [UInt8]) {
-        assert(loop.inLoop, "Connection.write must be called on its loop")
+        precondition(loop.inLoop, "Connection.write must be called on its loop")
         guard phase == .open, !bytes.isEmpty else { return }
         if plaintextStart == plaintext.count {
             plaintext.removeAll(keepingCapacity: true)
@@ -123,14 +123,14 @@ public final class Connection: @unchecked Sendable {
     /// Closes now: one best-effort attempt to send what is pending and a close_notify, then the socket
     /// is closed and `connectionClosed(error: nil)` is called.
     public func close() {
-        assert(loop.inLoop, "Connection.close must be called on its loop")
+        precondition(loop.inLoop, "Connection.close must be called on its loop")
         close(error: nil)
     }
 
     /// Sends everything already written, then a close_notify, then closes. Further writes are ignored
     /// and further input is read and discarded (so the kernel does not reset the connection on close).
     public func closeAfterFlush() {
-        assert(loop.inLoop, "Connection.closeAfterFlush must be called on its loop")
+        precondition(loop.inLoop, "Connection.closeAfterFlush must be called on its loop")
         switch phase {
         case .handshaking: close(error: nil)
         case .open:
