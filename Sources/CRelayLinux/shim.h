@@ -26,15 +26,11 @@ extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags)
 // prctl is variadic, which Swift cannot call; names loop threads for `top -H` and debuggers.
 static inline void relay_set_thread_name(const char *name) { (void)prctl(PR_SET_NAME, name, 0, 0, 0); }
 
-// EPOLL* constants are an anonymous enum plus macros whose types Swift imports inconsistently (Int32
-// vs UInt32, EPOLLET as a negative Int32); one typed set keeps the call sites free of casts.
+// EPOLL* constants are enum values Swift imports as EPOLL_EVENTS, not the uint32_t mask epoll_event
+// holds; one typed set keeps the call sites free of casts.
 static const uint32_t relay_EPOLLIN = EPOLLIN;
 static const uint32_t relay_EPOLLOUT = EPOLLOUT;
 static const uint32_t relay_EPOLLERR = EPOLLERR;
 static const uint32_t relay_EPOLLHUP = EPOLLHUP;
-static const uint32_t relay_EPOLLRDHUP = EPOLLRDHUP;
-
-// epoll_data_t is a union; Swift can set its u64 member, but a helper keeps registration tokens symmetric.
-static inline uint64_t relay_epoll_token(const struct epoll_event *event) { return event->data.u64; }
 
 #endif
