@@ -44,4 +44,43 @@ static inline int relay_SSL_set_tlsext_host_name(SSL *ssl, const char *name) {
     return (int)SSL_set_tlsext_host_name(ssl, name);
 }
 
+// BIO_set_mem_eof_return is a macro over BIO_ctrl; -1 makes an empty memory BIO mean "retry", not EOF.
+static inline void relay_BIO_set_mem_eof_return(BIO *bio, int value) {
+    (void)BIO_set_mem_eof_return(bio, value);
+}
+
+// BIO_get_mem_ptr is a macro over BIO_ctrl; the BUF_MEM's capacity tells when to recycle an idle BIO.
+static inline size_t relay_BIO_mem_capacity(BIO *bio) {
+    BUF_MEM *mem = NULL;
+    BIO_get_mem_ptr(bio, &mem);
+    return mem == NULL ? 0 : mem->max;
+}
+
+// BIO_pending is a macro over BIO_ctrl.
+static inline size_t relay_BIO_pending(BIO *bio) {
+    return (size_t)BIO_pending(bio);
+}
+
+// SSL_CTX_set_session_cache_mode is a macro over SSL_CTX_ctrl; stateless tickets make a server cache unneeded.
+static inline void relay_SSL_CTX_disable_session_cache(SSL_CTX *ctx) {
+    (void)SSL_CTX_set_session_cache_mode(ctx, SSL_SESS_CACHE_OFF);
+}
+
+// EVP_EC_gen is a macro over the variadic EVP_PKEY_Q_keygen.
+static inline EVP_PKEY *relay_EVP_EC_gen_P256(void) {
+    return EVP_EC_gen("P-256");
+}
+
+// SSL_get_error's result codes are plain macros Swift imports, but the ALPN callback's pointer types
+// differ between SSL_select_next_proto (non-const out) and the callback (const out); this bridges them.
+static inline int relay_select_alpn(const unsigned char **out, unsigned char *outlen,
+                                    const unsigned char *server, unsigned int serverlen,
+                                    const unsigned char *client, unsigned int clientlen) {
+    unsigned char *selected = NULL;
+    int status = SSL_select_next_proto(&selected, outlen, server, serverlen, client, clientlen);
+    if (status != OPENSSL_NPN_NEGOTIATED) return SSL_TLSEXT_ERR_NOACK;
+    *out = selected;
+    return SSL_TLSEXT_ERR_OK;
+}
+
 #endif
