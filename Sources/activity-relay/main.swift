@@ -1,28 +1,24 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import Foundation
+import RelayCore
 
+/// `activity-relay` entry point: picks the command and hands over to it.
 let usage = """
     usage: activity-relay <command> [options]
 
     commands:
-      serve     [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]
-      token     [--data DIR]
-      simulate  SCENARIO.json [--json]
-      watch     [--device ID] ...
+      simulate SCENARIO.json [--json]   run a scenario offline on a virtual clock and print its timeline
     """
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard let command = arguments.first, command != "--help", command != "-h" else {
-    print(usage)
-    exit(arguments.isEmpty ? 2 : 0)
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else {
+    Terminal.fail(usage)
 }
-FileHandleStderr.print("activity-relay: unknown command '\(command)'\n\(usage)\n")
-exit(2)
-
-enum FileHandleStderr {
-    static func print(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-    }
+arguments.removeFirst()
+switch command {
+case "simulate":
+    exit(SimulateCommand.run(arguments))
+case "--help", "-h", "help":
+    print(usage)
+default:
+    Terminal.fail("activity-relay: unknown command '\(command)'\n\(usage)")
 }

@@ -110,7 +110,7 @@ extension DeviceEmulator {
         }
         if let endedAt = activity.endedAt {
             return .failure(
-                APNsError(.unregistered, "activity \(id) ended at \(endedAt); its token is no longer valid", timestamp: endedAt))
+                APNsError(.unregistered, "activity \(id) ended at \(UTCDate.format(endedAt)); its token is no longer valid", timestamp: endedAt))
         }
         if let refusal = admitBurst(token: push.deviceToken.hex, at: now) { return .failure(refusal) }
         let payload = push.payload
@@ -170,11 +170,11 @@ extension DeviceEmulator {
         case .deferred(let until, let reason), .coalesced(let until, let reason):
             let why = reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
             let merged = if case .coalesced = outcome { "; it replaces an earlier held update" } else { "" }
-            hints.append("\(why); held until \(Self.text(until))\(merged)")
+            hints.append("\(why); held until \(UTCDate.format(until))\(merged)")
             return .success(.deferred)
         case .refusedOverBudget(let retryAt):
             return .failure(
-                APNsError(.tooManyRequests, "update budget spent (strict mode); next update allowed at \(Self.text(retryAt))"))
+                APNsError(.tooManyRequests, "update budget spent (strict mode); next update allowed at \(UTCDate.format(retryAt))"))
         case .ignoredStale(let last):
             hints.append("timestamp is older than the last applied update (\(Self.text(last))); the device ignores it")
             return .success(.ignored)
@@ -230,7 +230,7 @@ extension DeviceEmulator {
         var budget = device.pushToStartBudgets[bundleId] ?? PushToStartBudget(rules: rules, at: now)
         guard budget.take(rules: rules, at: now) else {
             hints.append(
-                "Push-to-start budget exceeded; not starting activity (next start allowed at \(Self.text(budget.availableAt(now))))"
+                "Push-to-start budget exceeded; not starting activity (next start allowed at \(UTCDate.format(budget.availableAt(now))))"
             )
             device.pushToStartBudgets[bundleId] = budget
             save(device)
@@ -262,7 +262,7 @@ extension DeviceEmulator {
         guard admitted else {
             return APNsError(
                 .tooManyRequests,
-                "too many pushes to this token in a burst; retry after \(Self.text(limiter.availableAt(now)))")
+                "too many pushes to this token in a burst; retry after \(UTCDate.format(limiter.availableAt(now)))")
         }
         return nil
     }

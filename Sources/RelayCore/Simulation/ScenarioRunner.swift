@@ -1,0 +1,552 @@
+/// Runs a scenario (see README "Scenarios") on a virtual clock against the real core: the same
+/// `DeviceEmulator`, APNs rules and budgets the server uses, with deterministic identifiers.
+public struct ScenarioRunner {
+    private var emulator: DeviceEmulator
+    private let start: UnixSeconds
+    private var entries: [TimelineEntry] = []
+    private var passed = 0
+    private var failures: [String] = []
+    /// Scenario names → what they refer to.
+    private var names: [String: Reference] = [:]
+    /// Activity and alarm IDs → scenario names, for readable lines.
+    private var labels: [String: String] = [:]
+    private var lastStatus = 0
+    private var lastOutcome: String?
+    private var lastReason: String?
+    private var unnamedActivities = 0
+
+    private enum Reference {
+        case device(String)
+        case activity(String)
+        case alarm(String)
+        case pushToStartToken(PushToStartToken)
+        case channel(String)
+    }
+
+    /// Runs `scenario` and returns its report. A malformed scenario throws an error naming the
+    /// JSON path; expectations that fail are reported, not thrown.
+    public static func run(_ scenario: JSONValue) throws(ScenarioError) -> SimulationReport {
+        guard let top = scenario.objectValue else { throw ScenarioError(path: "", message: "a scenario must be an object") }
+        let known: Set<String> = ["name", "description", "start", "seed", "rules", "devices", "steps", "until"]
+        if let unknown = top.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ScenarioError(path: unknown, message: "is not a scenario key (\(known.sorted().joined(separator: ", ")))")
+        }
+        let name = top["name"]?.stringValue ?? "unnamed scenario"
+        let start = try number(top["start"], path: "start") ?? 1_767_225_600
+        let seed = try number(top["seed"], path: "seed") ?? 1
+        var rules = RelayRules.defaults
+        if let json = top["rules"] {
+            do {
+                rules = try RelayRules(json: json, path: "rules")
+            } catch {
+                throw ScenarioError(path: error.key, message: error.message)
+            }
+        }
+        var runner = ScenarioRunner(
+            emulator: DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: UInt64(max(0, seed))), now: start),
+            start: start)
+        try runner.createDevices(top["devices"])
+        guard let steps = top["steps"]?.arrayValue else {
+            throw ScenarioError(path: "steps", message: "is required: an array of steps")
+        }
+        var previous = 0.0
+        for (index, step) in steps.enumerated() {
+            let path = "steps[\(index)]"
+            guard let members = step.objectValue else { throw ScenarioError(path: path, message: "must be an object") }
+            guard let atValue = members["at"], let offset = DurationText.seconds(atValue), offset >= 0 else {
+                throw ScenarioError(path: "\(path).at", message: "is required: seconds or a duration like \"90s\", \"15m\", \"8h\"")
+            }
+            guard offset >= previous else {
+                throw ScenarioError(path: "\(path).at", message: "steps must be in time order (\(offset) < \(previous))")
+            }
+            previous = offset
+            try runner.run(step: members, at: start + offset, path: path)
+        }
+        if let until = top["until"] {
+            guard let offset = DurationText.seconds(until), offset >= previous else {
+                throw ScenarioError(path: "until", message: "must be a duration no earlier than the last step")
+            }
+            runner.emulator.advance(to: start + offset)
+            runner.flush()
+        }
+        return SimulationReport(
+            name: name, start: start, entries: runner.entries, expectationsPassed: runner.passed,
+            failures: runner.failures,
+            finalActivities: runner.emulator.listActivities(deviceId: nil, bundleId: nil, state: nil).map(\.json),
+            finalAlarms: runner.emulator.listAlarms(deviceId: nil).map(\.json))
+    }
+
+    private init(emulator: DeviceEmulator, start: UnixSeconds) {
+        self.emulator = emulator
+        self.start = start
+    }
+
+    // MARK: - Setup
+
+    private mutating func createDevices(_ value: JSONValue?) throws(ScenarioError) {
+        guard let devices = value?.arrayValue, !devices.isEmpty else {
+            throw ScenarioError(path: "devices", message: "is required: an array of {\"name\", \"apps\"}")
+        }
+        for (index, entry) in devices.enumerated() {
+            let path = "devices[\(index)]"
+            guard let name = entry["name"]?.stringValue, !name.isEmpty else {
+                throw ScenarioError(path: "\(path).name", message: "is required (a string)")
+            }
+            let device = emulator.createDevice(keyHash: "simulation", at: start)
+            names[name] = .device(device.id)
+            labels[device.id] = name
+            for (bundleId, settings) in (entry["apps"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
+                do {
+                    _ = try emulator.updateAppSettings(deviceId: device.id, bundleId: bundleId, body: settings, at: start)
+                } catch {
+                    throw ScenarioError(path: "\(path).apps.\(bundleId)", message: error.message)
+                }
+            }
+        }
+        _ = emulator.takeEffects()
+    }
+
+    // MARK: - Steps
+
+    private mutating func run(step: [String: JSONValue], at time: UnixSeconds, path: String) throws(ScenarioError) {
+        emulator.advance(to: time)
+        flush()
+        guard let action = step["do"]?.stringValue else {
+            throw ScenarioError(path: "\(path).do", message: "is required: the step's action")
+        }
+        let values = ScenarioValues(start: start, now: time, named: namedValues())
+        var body = step
+        for key in ["at", "do", "name"] { body[key] = nil }
+        switch action {
+        case "start": try startActivity(step, body: body, values: values, at: time, path: path)
+        case "update", "end": try changeActivity(action, body: body, values: values, at: time, path: path)
+        case "settings": try changeSettings(body, values: values, at: time, path: path)
+        case "pushToStartToken": try issuePushToStartToken(step, body: body, at: time, path: path)
+        case "push": try push(step, body: body, values: values, at: time, path: path)
+        case "createChannel": try createChannel(step, body: body, at: time, path: path)
+        case "broadcast": try broadcast(body, values: values, at: time, path: path)
+        case "scheduleAlarm": try scheduleAlarm(step, body: body, values: values, at: time, path: path)
+        case "alarm": try operateAlarm(body, at: time, path: path)
+        case "expect": try expect(body, values: values, at: time, path: path)
+        case "advance": break
+        default:
+            throw ScenarioError(
+                path: "\(path).do",
+                message: "'\(action)' is not an action (start, update, end, settings, pushToStartToken, push, "
+                    + "createChannel, broadcast, scheduleAlarm, alarm, expect, advance)")
+        }
+        flush()
+    }
+
+    private mutating func startActivity(
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        var request = try values.resolve(.object(body), path: path)
+        if case .object(var members) = request, let device = members["device"]?.stringValue {
+            members["device"] = nil
+            members["deviceId"] = .string(try deviceID(device, path: "\(path).device"))
+            request = .object(members)
+        }
+        let label = step["name"]?.stringValue
+        do {
+            let activity = try emulator.startActivity(body: request, at: time)
+            name(activity: activity.id, label)
+            note(time, "app", "start \(labels[activity.id] ?? activity.id) (\(activity.attributesType)) → \(activity.state.rawValue)", status: 201)
+        } catch {
+            note(time, "app", "start \(label ?? "activity") → \(error.status) \(error.code): \(error.message)", status: error.status)
+        }
+    }
+
+    private mutating func changeActivity(
+        _ action: String, body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        guard let label = body["activity"]?.stringValue else {
+            throw ScenarioError(path: "\(path).activity", message: "is required: the name given at start")
+        }
+        let id = try activityID(label, path: "\(path).activity")
+        var request = body
+        request["activity"] = nil
+        let resolved = try values.resolve(.object(request), path: path)
+        do {
+            if action == "update" {
+                let (activity, outcome) = try emulator.updateActivity(id: id, body: resolved, at: time)
+                note(time, "app", "update \(label) → \(outcome.recordOutcome) (\(activity.state.rawValue))", status: 200)
+            } else {
+                let activity = try emulator.endActivity(id: id, body: resolved, at: time)
+                let dismiss = activity.dismissAt.map { " dismiss at " + DurationText.offset($0 - start) } ?? ""
+                note(time, "app", "end \(label) → \(activity.state.rawValue)\(dismiss)", status: 200)
+            }
+        } catch {
+            note(time, "app", "\(action) \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+        }
+    }
+
+    private mutating func changeSettings(
+        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let device = try deviceID(try requireString(body, "device", path: path), path: "\(path).device")
+        let bundleId = try requireString(body, "bundleId", path: path)
+        let settings = try values.resolve(body["settings"] ?? [:], path: "\(path).settings")
+        do {
+            let applied = try emulator.updateAppSettings(deviceId: device, bundleId: bundleId, body: settings, at: time)
+            note(time, "app", "settings \(bundleId): \(applied.json.jsonString)", status: 200)
+        } catch {
+            throw ScenarioError(path: "\(path).settings", message: error.message)
+        }
+    }
+
+    private mutating func issuePushToStartToken(
+        _ step: [String: JSONValue], body: [String: JSONValue], at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let label = try requireString(step, "name", path: path)
+        let device = try deviceID(try requireString(body, "device", path: path), path: "\(path).device")
+        let bundleId = try requireString(body, "bundleId", path: path)
+        let attributesType = try requireString(body, "attributesType", path: path)
+        do {
+            let token = try emulator.pushToStartToken(
+                deviceId: device, bundleId: bundleId, attributesType: attributesType, at: time)
+            names[label] = .pushToStartToken(token)
+            note(time, "app", "push-to-start token \(label) for \(token.attributesType): \(token.token.prefix(12))…", status: 200)
+        } catch {
+            throw ScenarioError(path: path, message: error.message)
+        }
+    }
+
+    private mutating func push(
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        var token: String
+        var bundleId: String?
+        var target: String
+        if let label = body["to"]?.stringValue {
+            target = label
+            switch names[label] {
+            case .activity(let id)?:
+                guard let activity = emulator.activities[id] else {
+                    throw ScenarioError(path: "\(path).to", message: "activity \(label) does not exist")
+                }
+                guard let pushToken = activity.pushToken else {
+                    throw ScenarioError(path: "\(path).to", message: "activity \(label) has no push token (start it with pushType \"token\")")
+                }
+                token = pushToken
+                bundleId = activity.bundleId
+            case .pushToStartToken(let issued)?:
+                token = issued.token
+                bundleId = issued.bundleId
+            default:
+                throw ScenarioError(path: "\(path).to", message: "'\(label)' is not an activity or push-to-start token name")
+            }
+        } else if let literal = body["token"]?.stringValue {
+            token = literal
+            target = "token \(literal.prefix(12))"
+        } else {
+            throw ScenarioError(path: "\(path).to", message: "a push needs \"to\" (a name) or \"token\"")
+        }
+        var headers: [String: JSONValue] = ["apns-push-type": "liveactivity"]
+        if let bundleId { headers["apns-topic"] = .string(bundleId + APNsTopic.liveActivitySuffix) }
+        let explicit = try values.resolve(body["headers"] ?? [:], path: "\(path).headers")
+        guard let explicitMembers = explicit.objectValue else {
+            throw ScenarioError(path: "\(path).headers", message: "must be an object of header names to strings")
+        }
+        for (key, value) in explicitMembers { headers[key.lowercased()] = value.isNull ? nil : value }
+        let fields = try headerFields(headers, path: "\(path).headers")
+        let (bytes, payload) = try payloadBytes(body, values: values, path: path)
+        let context = PushContext(
+            apnsId: fields.first { $0.name == "apns-id" }?.value ?? emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
+            headers: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }),
+            payload: payload)
+        let validated = LiveActivityPushRequest.validate(
+            method: "POST", path: LiveActivityPushRequest.pathPrefix + token, headers: APNsHeaderFields(fields),
+            body: bytes, parseJSON: { try JSONValue(parsing: $0) }, authenticate: { _ in nil },
+            authorizeBundle: { _ in nil })
+        let result: PushResult
+        switch validated {
+        case .success(let request):
+            result = emulator.deliver(request, context: context, at: time)
+        case .failure(let error):
+            result = emulator.recordRefusal(
+                error, token: token, bundleId: bundleId, context: context, at: time)
+        }
+        if let started = result.record.activityId, result.record.outcome == .started {
+            unnamedActivities += 1
+            name(activity: started, step["name"]?.stringValue ?? "\(target)#\(unnamedActivities)")
+        }
+        let event = payload["aps"]?["event"]?.stringValue ?? "?"
+        let priority = fields.first { $0.name == "apns-priority" }?.value ?? "10"
+        notePush(time, "push", "\(event) → \(target) p\(priority)", result: result)
+    }
+
+    private mutating func createChannel(
+        _ step: [String: JSONValue], body: [String: JSONValue], at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let label = try requireString(step, "name", path: path)
+        let bundleId = try requireString(body, "bundleId", path: path)
+        let policy = MessageStoragePolicy(rawValue: Int(try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0))
+        switch emulator.createChannel(bundleId: bundleId, policy: policy, at: time) {
+        case .success(let channel):
+            names[label] = .channel(channel.id)
+            note(time, "app", "channel \(label) created for \(bundleId), storage policy \(policy.rawValue)", status: 201)
+        case .failure(let error):
+            note(time, "app", "channel \(label) → \(error.status) \(error.reason.rawValue)", status: error.status)
+        }
+    }
+
+    private mutating func broadcast(
+        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let label = try requireString(body, "channel", path: path)
+        guard case .channel(let channelId)? = names[label], let channel = emulator.channels[channelId] else {
+            throw ScenarioError(path: "\(path).channel", message: "'\(label)' is not a channel name")
+        }
+        var headers: [String: JSONValue] = [
+            "apns-push-type": "liveactivity", "apns-channel-id": .string(channelId), "apns-priority": "10",
+        ]
+        let explicit = try values.resolve(body["headers"] ?? [:], path: "\(path).headers")
+        for (key, value) in explicit.objectValue ?? [:] { headers[key.lowercased()] = value.isNull ? nil : value }
+        let fields = try headerFields(headers, path: "\(path).headers")
+        let (bytes, payload) = try payloadBytes(body, values: values, path: path)
+        let context = PushContext(
+            apnsId: emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
+            headers: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }),
+            payload: payload)
+        let channels = emulator.channels
+        let validated = BroadcastPushRequest.validate(
+            method: "POST", path: BroadcastPushRequest.pathPrefix + channel.bundleId, headers: APNsHeaderFields(fields),
+            body: bytes, parseJSON: { try JSONValue(parsing: $0) }, authorize: { _, _ in nil },
+            storagePolicy: { id, bundle in
+                guard let found = channels[id.rawValue], found.bundleId == bundle else { return nil }
+                return MessageStoragePolicy(rawValue: found.storagePolicy)
+            })
+        let result: PushResult
+        switch validated {
+        case .success(let request): result = emulator.deliverBroadcast(request, context: context, at: time)
+        case .failure(let error):
+            result = emulator.recordRefusal(
+                error, token: nil, channelId: channelId, bundleId: channel.bundleId, context: context, at: time)
+        }
+        let event = payload["aps"]?["event"]?.stringValue ?? "?"
+        notePush(time, "broadcast", "\(event) → channel \(label)", result: result)
+    }
+
+    private mutating func scheduleAlarm(
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let label = try requireString(step, "name", path: path)
+        var request = body
+        request["deviceId"] = .string(try deviceID(try requireString(body, "device", path: path), path: "\(path).device"))
+        request["device"] = nil
+        let resolved = try values.resolve(.object(request), path: path)
+        do {
+            let alarm = try emulator.scheduleAlarm(body: resolved, at: time)
+            names[label] = .alarm(alarm.id)
+            labels[alarm.id] = label
+            note(time, "app", "schedule alarm \(label) → \(alarm.state.rawValue)\(describeNext(alarm))", status: 201)
+        } catch {
+            note(time, "app", "schedule alarm \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+        }
+    }
+
+    private mutating func operateAlarm(_ body: [String: JSONValue], at time: UnixSeconds, path: String) throws(ScenarioError) {
+        let label = try requireString(body, "alarm", path: path)
+        guard case .alarm(let id)? = names[label] else {
+            throw ScenarioError(path: "\(path).alarm", message: "'\(label)' is not an alarm name")
+        }
+        let opName = try requireString(body, "operation", path: path)
+        guard let operation = DeviceEmulator.AlarmOperation(rawValue: opName) else {
+            throw ScenarioError(path: "\(path).operation", message: "must be pause, resume, countdown, stop or cancel")
+        }
+        do {
+            let alarm = try emulator.operateAlarm(id: id, operation, at: time)
+            let state = alarm.removedAt == nil ? alarm.state.rawValue : "removed"
+            note(time, "app", "\(opName) alarm \(label) → \(state)\(describeNext(alarm))", status: 200)
+        } catch {
+            note(time, "app", "\(opName) alarm \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+        }
+    }
+
+    // MARK: - Expectations
+
+    private mutating func expect(
+        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        var checks: [(String, JSONValue?, JSONValue)] = []
+        var subject = "last result"
+        if let label = body["activity"]?.stringValue {
+            subject = label
+            let activity = emulator.activities[try activityID(label, path: "\(path).activity")]
+            for key in ["state", "contentState", "staleDate", "dismissAt", "endedAt", "relevanceScore"] {
+                if let wanted = body[key] { checks.append((key, activity?.json[key], try values.resolve(wanted, path: "\(path).\(key)"))) }
+            }
+        } else if let label = body["alarm"]?.stringValue {
+            subject = label
+            guard case .alarm(let id)? = names[label] else {
+                throw ScenarioError(path: "\(path).alarm", message: "'\(label)' is not an alarm name")
+            }
+            let alarm = emulator.alarms[id]
+            if let wanted = body["state"] { checks.append(("state", .string(alarm?.state.rawValue ?? "removed"), wanted)) }
+            if let wanted = body["mode"] { checks.append(("mode", alarm?.json["presentationState"]?["mode"] ?? .null, wanted)) }
+            if let wanted = body["nextAlertAt"] {
+                checks.append(("nextAlertAt", alarm?.json["nextAlertAt"] ?? .null, try values.resolve(wanted, path: "\(path).nextAlertAt")))
+            }
+        }
+        for (key, actual) in [
+            ("status", JSONValue.int(Int64(lastStatus))), ("outcome", .optional(lastOutcome.map(JSONValue.string))),
+            ("reason", .optional(lastReason.map(JSONValue.string))),
+        ] {
+            if let wanted = body[key] { checks.append((key, actual, wanted)) }
+        }
+        guard !checks.isEmpty else {
+            throw ScenarioError(path: path, message: "an expectation needs something to check (state, status, outcome, ...)")
+        }
+        for (key, actual, wanted) in checks {
+            let found = actual ?? .null
+            if found == wanted || (found.doubleValue != nil && found.doubleValue == wanted.doubleValue) {
+                passed += 1
+                note(time, "expect", "\(subject) \(key) = \(wanted.jsonString) ✓", status: nil)
+            } else {
+                let line = "\(DurationText.offset(time - start)) \(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString)"
+                failures.append(line)
+                note(time, "expect", "\(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString) ✗", status: nil)
+            }
+        }
+    }
+
+    // MARK: - Lines
+
+    private mutating func note(_ time: UnixSeconds, _ actor: String, _ text: String, status: Int?) {
+        if let status {
+            lastStatus = status
+            lastOutcome = nil
+            lastReason = nil
+        }
+        entries.append(TimelineEntry(at: time, actor: actor, text: text, event: nil))
+    }
+
+    private mutating func notePush(_ time: UnixSeconds, _ actor: String, _ what: String, result: PushResult) {
+        let record = result.record
+        var text = "\(what) → \(record.status)"
+        if let reason = record.reason { text += " \(reason)" }
+        text += " (\(record.outcome.rawValue))"
+        if let hint = record.hint { text += " — " + hint }
+        entries.append(TimelineEntry(at: time, actor: actor, text: text, event: nil))
+        lastStatus = record.status
+        lastOutcome = record.outcome.rawValue
+        lastReason = record.reason
+    }
+
+    /// Turns the emulator's events into `device` lines.
+    private mutating func flush() {
+        for event in emulator.takeEffects().events where event.type != .pushReceived {
+            entries.append(TimelineEntry(at: event.at, actor: "device", text: describe(event), event: event.data))
+        }
+    }
+
+    private func describe(_ event: RelayEvent) -> String {
+        let cause = event.extra["cause"]?.stringValue.map { " (\($0))" } ?? ""
+        if let id = event.activityId {
+            let label = labels[id] ?? id
+            let subject = event.subject
+            switch event.type {
+            case .activityPushToken:
+                return "\(label) push token \(subject["pushToken"]?.stringValue?.prefix(12) ?? "")…"
+            case .activityEnded:
+                let dismiss = subject["dismissAt"]?.doubleValue.map { ", dismissed at " + DurationText.offset($0 - start) } ?? ""
+                return "\(label) ended\(cause)\(dismiss)"
+            default:
+                let kind = event.type.rawValue.dropFirst("activity.".count)
+                let content = subject["contentState"]?.jsonString ?? "{}"
+                return "\(label) \(kind)\(cause): \(subject["state"]?.stringValue ?? "?") \(content)"
+            }
+        }
+        if let id = event.alarmId {
+            let label = labels[id] ?? id
+            if event.type == .alarmRemoved { return "alarm \(label) removed" }
+            let state = event.subject["state"]?.stringValue ?? "?"
+            let mode = event.subject["presentationState"]?["mode"]?.stringValue.map { " [\($0)]" } ?? ""
+            let next = event.subject["nextAlertAt"]?.doubleValue.map { ", next alert " + DurationText.offset($0 - start) } ?? ""
+            return "alarm \(label) \(state)\(mode)\(next)"
+        }
+        return event.type.rawValue
+    }
+
+    private func describeNext(_ alarm: Alarm) -> String {
+        guard let next = alarm.nextAlertAt else { return "" }
+        return ", next alert " + DurationText.offset(next - start)
+    }
+
+    // MARK: - Helpers
+
+    private mutating func name(activity id: String, _ label: String?) {
+        unnamedActivities += label == nil ? 1 : 0
+        let name = label ?? "activity-\(unnamedActivities)"
+        names[name] = .activity(id)
+        labels[id] = name
+    }
+
+    private func namedValues() -> [String: JSONValue] {
+        var values: [String: JSONValue] = [:]
+        for (name, reference) in names {
+            switch reference {
+            case .device(let id): values[name] = emulator.devices[id]?.json
+            case .activity(let id): values[name] = emulator.activities[id]?.json
+            case .alarm(let id): values[name] = emulator.alarms[id]?.json
+            case .pushToStartToken(let token): values[name] = token.json
+            case .channel(let id): values[name] = ["id": .string(id)]
+            }
+        }
+        return values
+    }
+
+    private func deviceID(_ label: String, path: String) throws(ScenarioError) -> String {
+        guard case .device(let id)? = names[label] else {
+            throw ScenarioError(path: path, message: "'\(label)' is not a device name")
+        }
+        return id
+    }
+
+    private func activityID(_ label: String, path: String) throws(ScenarioError) -> String {
+        guard case .activity(let id)? = names[label] else {
+            throw ScenarioError(path: path, message: "'\(label)' is not an activity name")
+        }
+        return id
+    }
+
+    private func requireString(_ body: [String: JSONValue], _ key: String, path: String) throws(ScenarioError) -> String {
+        guard let text = body[key]?.stringValue, !text.isEmpty else {
+            throw ScenarioError(path: "\(path).\(key)", message: "is required (a string)")
+        }
+        return text
+    }
+
+    private func headerFields(_ headers: [String: JSONValue], path: String) throws(ScenarioError) -> [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            switch value {
+            case .string(let text): fields.append((name, text))
+            case .int(let number): fields.append((name, String(number)))
+            default: throw ScenarioError(path: "\(path).\(name)", message: "header values must be strings or integers")
+            }
+        }
+        return fields
+    }
+
+    /// The push body: `payload` (resolved and serialized) or `rawPayload` (sent as written, to try malformed bodies).
+    private func payloadBytes(
+        _ body: [String: JSONValue], values: ScenarioValues, path: String
+    ) throws(ScenarioError) -> ([UInt8], JSONValue) {
+        if let raw = body["rawPayload"]?.stringValue { return (Array(raw.utf8), .string(raw)) }
+        guard let payload = body["payload"] else {
+            throw ScenarioError(path: "\(path).payload", message: "is required (or rawPayload)")
+        }
+        let resolved = try values.resolve(payload, path: "\(path).payload")
+        return (resolved.serialized(), resolved)
+    }
+
+    private static func number(_ value: JSONValue?, path: String) throws(ScenarioError) -> Double? {
+        guard let value, !value.isNull else { return nil }
+        guard let number = value.doubleValue, number.isFinite else {
+            throw ScenarioError(path: path, message: "must be a number")
+        }
+        return number
+    }
+}

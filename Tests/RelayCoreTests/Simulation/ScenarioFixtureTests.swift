@@ -1,0 +1,98 @@
+import Foundation
+import RelayCore
+import XCTest
+
+/// Every scenario in fixtures/scenarios runs, meets its own expectations and prints exactly its
+/// recorded timeline (`<name>.expected.txt`).
+final class ScenarioFixtureTests: XCTestCase {
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("fixtures/scenarios")
+
+    static let required = [
+        "delivery-tracker-12h", "sports-budget", "push-to-start-burst", "kitchen-timer", "weekly-alarm-dst",
+        "out-of-order",
+    ]
+
+    func testEveryRequiredScenarioExists() throws {
+        for name in Self.required {
+            XCTAssertTrue(
+                FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent("\(name).json").path), name)
+        }
+    }
+
+    func testEachScenarioMeetsItsExpectationsAndMatchesItsTimeline() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.directory.path)
+            .filter { $0.hasSuffix(".json") }.sorted()
+        XCTAssertGreaterThanOrEqual(files.count, Self.required.count)
+        for file in files {
+            let url = Self.directory.appendingPathComponent(file)
+            let scenario = try JSONValue(parsing: [UInt8](try Data(contentsOf: url)))
+            let report = try ScenarioRunner.run(scenario)
+            XCTAssertEqual(report.failures, [], file)
+            XCTAssertGreaterThan(report.expectationsPassed, 0, file)
+            let expected = try String(
+                contentsOf: url.deletingPathExtension().appendingPathExtension("expected.txt"), encoding: .utf8)
+            XCTAssertEqual(report.text, expected, "\(file): timeline differs from its .expected.txt")
+        }
+    }
+
+    func testRunsAreDeterministic() throws {
+        let url = Self.directory.appendingPathComponent("push-to-start-burst.json")
+        let scenario = try JSONValue(parsing: [UInt8](try Data(contentsOf: url)))
+        XCTAssertEqual(try ScenarioRunner.run(scenario).json, try ScenarioRunner.run(scenario).json)
+    }
+}
+
+/// Malformed scenarios fail with the JSON path of the problem.
+final class ScenarioErrorTests: XCTestCase {
+    private let device: JSONValue = [["name": "phone"]]
+
+    private func error(_ scenario: JSONValue) -> ScenarioError? {
+        do {
+            _ = try ScenarioRunner.run(scenario)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    func testErrorsNameTheJSONPath() {
+        let cases: [(JSONValue, String)] = [
+            (["steps": []], "devices"),
+            (["devices": device], "steps"),
+            (["devices": device, "steps": [["do": "advance"]]], "steps[0].at"),
+            (["devices": device, "steps": [["at": "5x", "do": "advance"]]], "steps[0].at"),
+            (["devices": device, "steps": [["at": 10, "do": "advance"], ["at": 5, "do": "advance"]]], "steps[1].at"),
+            (["devices": device, "steps": [["at": 0, "do": "fly"]]], "steps[0].do"),
+            (["devices": device, "steps": [["at": 0, "do": "push", "to": "nobody", "payload": [:]]]], "steps[0].to"),
+            (["devices": device, "steps": [["at": 0, "do": "expect"]]], "steps[0]"),
+            (["devices": device, "steps": [["at": 0, "do": "start", "device": "tablet"]]], "steps[0].device"),
+            (["devices": device, "rules": ["activeLifetime": "long"], "steps": []], "rules.activeLifetime"),
+            (["devices": device, "steps": [], "bogus": 1], "bogus"),
+            (
+                ["devices": device, "steps": [["at": 0, "do": "start", "device": "phone", "x": "$nothing.id"]]],
+                "steps[0].x"
+            ),
+        ]
+        for (scenario, path) in cases {
+            XCTAssertEqual(error(scenario)?.path, path, scenario.jsonString)
+        }
+    }
+
+    func testFailedExpectationIsReportedNotThrown() throws {
+        let scenario: JSONValue = [
+            "devices": [["name": "phone", "apps": ["com.example.app": [:]]]],
+            "steps": [
+                [
+                    "at": 0, "do": "start", "name": "a", "device": "phone", "bundleId": "com.example.app",
+                    "attributesType": "T", "attributes": [:], "contentState": ["n": 1],
+                ],
+                ["at": "1h", "do": "expect", "activity": "a", "state": "ended"],
+            ],
+        ]
+        let report = try ScenarioRunner.run(scenario)
+        XCTAssertEqual(report.failures.count, 1)
+        XCTAssertTrue(report.failures[0].contains("expected \"ended\", found \"active\""), report.failures[0])
+    }
+}
