@@ -1,0 +1,155 @@
+/// Huffman coding of HPACK string literals (RFC 7541 §5.2) with the Appendix B code.
+///
+/// Encoding packs codes into a 64-bit accumulator. Decoding walks a finite automaton four bits at a
+/// time (as nghttp2 does): its states are the 256 internal nodes of the code tree, and each
+/// (state, nibble) pair yields the next state and at most one symbol, since the shortest code is
+/// five bits long. The automaton is derived from `HPACKHuffmanTable` once, on first use.
+package enum HPACKHuffman {
+    /// The number of octets `bytes` takes once Huffman-coded, padding included.
+    package static func encodedLength(_ bytes: some Sequence<UInt8>) -> Int {
+        let codes = HPACKHuffmanTable.codes
+        var bits = 0
+        for byte in bytes { bits += Int(codes[Int(byte)].length) }
+        return (bits + 7) >> 3
+    }
+
+    /// Appends the Huffman coding of `bytes`, padded with the most significant bits of EOS (all ones).
+    package static func encode(_ bytes: some Sequence<UInt8>, into buffer: inout [UInt8]) {
+        let codes = HPACKHuffmanTable.codes
+        var accumulator: UInt64 = 0
+        var pending = 0  // bits of `accumulator` not yet written; always < 8 between symbols
+        for byte in bytes {
+            let entry = codes[Int(byte)]
+            accumulator = accumulator << UInt64(entry.length) | UInt64(entry.code)
+            pending += Int(entry.length)
+            while pending >= 8 {
+                pending -= 8
+                buffer.append(UInt8(truncatingIfNeeded: accumulator >> UInt64(pending)))
+            }
+        }
+        if pending > 0 {
+            let tail = accumulator << UInt64(8 - pending) | (0xFF >> UInt64(pending))
+            buffer.append(UInt8(truncatingIfNeeded: tail))
+        }
+    }
+
+    /// Decodes the Huffman string in `bytes[range]`, appending the symbols to `output`.
+    /// Fails on EOS, on padding longer than 7 bits, and on padding that is not all ones; errors carry the
+    /// offset of the string's first octet.
+    package static func decode(
+        _ bytes: [UInt8], range: Range<Int>, into output: inout [UInt8]
+    ) throws(HPACKError) {
+        let automaton = HPACKHuffmanAutomaton.shared
+        var state = 0
+        for index in range {
+            let byte = Int(bytes[index])
+            var shift = 4
+            while shift >= 0 {
+                let step = automaton.transitions[state << 4 | (byte >> shift) & 0x0F]
+                shift -= 4
+                if step & HPACKHuffmanAutomaton.failsFlag != 0 {
+                    throw HPACKError(.huffmanEOS, value: HPACKHuffmanTable.eos, offset: range.lowerBound)
+                }
+                if step & HPACKHuffmanAutomaton.emitsFlag != 0 {
+                    output.append(UInt8(truncatingIfNeeded: step >> 8))
+                }
+                state = Int(step & 0xFF)
+            }
+        }
+        switch automaton.endings[state] {
+        case .accepted:
+            return
+        case .paddingTooLong:
+            throw HPACKError(.huffmanPaddingTooLong, value: automaton.depths[state], offset: range.lowerBound)
+        case .paddingNotOnes:
+            throw HPACKError(.huffmanPaddingNotOnes, value: automaton.depths[state], offset: range.lowerBound)
+        }
+    }
+}
+
+/// The four-bits-at-a-time decoding automaton for the HPACK Huffman code, built from the code table.
+package struct HPACKHuffmanAutomaton: Sendable {
+    /// Set in a transition that reaches EOS: the string is invalid.
+    package static let failsFlag: UInt32 = 1 << 17
+    /// Set in a transition that completes a symbol, stored in bits 8...15.
+    package static let emitsFlag: UInt32 = 1 << 16
+
+    /// How a string may end in a given state.
+    package enum Ending: Sendable {
+        /// At a symbol boundary, or after at most 7 one bits (a prefix of EOS).
+        case accepted
+        /// After 8 or more one bits.
+        case paddingTooLong
+        /// Inside a code whose bits so far are not all ones.
+        case paddingNotOnes
+    }
+
+    /// The automaton every decoder shares.
+    package static let shared = HPACKHuffmanAutomaton()
+
+    /// `transitions[state << 4 | nibble]`: next state in bits 0...7, symbol in bits 8...15, plus flags.
+    package let transitions: [UInt32]
+    /// For each state (internal tree node), whether a string may end there.
+    package let endings: [Ending]
+    /// For each state, its depth in the code tree: the bits read since the last complete symbol.
+    package let depths: [Int]
+
+    private init() {
+        // The code tree: internal nodes hold two children, each another node (>= 0) or a leaf (-1 - symbol).
+        var children: [[Int]] = [[0, 0]]
+        var depths = [0]
+        var allOnes = [true]
+        var hasChild: [[Bool]] = [[false, false]]
+        for (symbol, entry) in HPACKHuffmanTable.codes.enumerated() {
+            var node = 0
+            for position in stride(from: Int(entry.length) - 1, through: 0, by: -1) {
+                let bit = Int(entry.code >> UInt32(position)) & 1
+                if position == 0 {
+                    children[node][bit] = -1 - symbol
+                    hasChild[node][bit] = true
+                } else if hasChild[node][bit] {
+                    node = children[node][bit]
+                } else {
+                    let next = children.count
+                    children.append([0, 0])
+                    hasChild.append([false, false])
+                    depths.append(depths[node] + 1)
+                    allOnes.append(allOnes[node] && bit == 1)
+                    children[node][bit] = next
+                    hasChild[node][bit] = true
+                    node = next
+                }
+            }
+        }
+        precondition(children.count == 256, "the Appendix B code has 256 internal nodes")
+
+        var transitions = [UInt32](repeating: 0, count: 256 * 16)
+        for state in 0..<256 {
+            for nibble in 0..<16 {
+                var node = state
+                var step: UInt32 = 0
+                for position in stride(from: 3, through: 0, by: -1) {
+                    let child = children[node][(nibble >> position) & 1]
+                    if child >= 0 {
+                        node = child
+                        continue
+                    }
+                    let symbol = -1 - child
+                    if symbol == HPACKHuffmanTable.eos {
+                        step |= Self.failsFlag
+                        break
+                    }
+                    step |= Self.emitsFlag | UInt32(symbol) << 8
+                    node = 0
+                }
+                transitions[state << 4 | nibble] = step | UInt32(node)
+            }
+        }
+        self.transitions = transitions
+        self.depths = depths
+        self.endings = (0..<256).map { state in
+            if !allOnes[state] { return .paddingNotOnes }
+            return depths[state] <= 7 ? .accepted : .paddingTooLong
+        }
+    }
+}

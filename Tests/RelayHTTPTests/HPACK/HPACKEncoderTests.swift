@@ -1,0 +1,89 @@
+import RelayHTTP
+import XCTest
+
+final class HPACKEncoderTests: XCTestCase {
+    private func encode(_ encoder: inout HPACKEncoder, _ headers: [(String, String)]) -> [UInt8] {
+        var buffer: [UInt8] = []
+        encoder.encode(headers.map { (name: $0.0, value: $0.1) }, into: &buffer)
+        return buffer
+    }
+
+    func testSensitiveFieldsAreNeverIndexedLiterals() {
+        var encoder = HPACKEncoder()
+        let block = encode(&encoder, [(":path", "/3/device/abc"), ("authorization", "bearer x")])
+        // 0001 0100: never indexed, static name :path (4); 0x8a: Huffman, 10 octets.
+        XCTAssertEqual(Array(block.prefix(2)), [0x14, 0x8A])
+        // 0001 1111 0x08: never indexed, static name authorization (15 + 8 = 23); 0x86: Huffman, 6 octets.
+        XCTAssertEqual(Array(block[12...14]), [0x1F, 0x08, 0x86])
+        XCTAssertEqual(block.count, 21)
+        // Sent again: still literals, the table stays empty.
+        XCTAssertEqual(encode(&encoder, [(":path", "/3/device/abc"), ("authorization", "bearer x")]), block)
+    }
+
+    func testStaticMatchesAreIndexed() {
+        var encoder = HPACKEncoder()
+        XCTAssertEqual(
+            encode(&encoder, [(":method", "POST"), (":scheme", "https"), (":path", "/"), (":status", "200")]),
+            [0x83, 0x87, 0x84, 0x88])
+    }
+
+    func testRepeatedFieldsUseTheDynamicTable() {
+        var encoder = HPACKEncoder()
+        // 0x40 | 0: new name; "apns-topic" Huffman is 7 octets; value "x" is raw (Huffman is no shorter).
+        let first = encode(&encoder, [("apns-topic", "x")])
+        XCTAssertEqual(hexString(first), "40" + "87" + hexString(huffman("apns-topic")) + "01" + "78")
+        XCTAssertEqual(encode(&encoder, [("apns-topic", "x")]), [0xBE])  // dynamic index 62
+        // Same name, new value: literal with indexing naming dynamic index 62 (0x40 | 62 = 0x7e).
+        XCTAssertEqual(encode(&encoder, [("apns-topic", "y")]), [0x7E, 0x01, 0x79])
+        XCTAssertEqual(encode(&encoder, [("apns-topic", "x"), ("apns-topic", "y")]), [0xBF, 0xBE])
+    }
+
+    func testFieldLargerThanTheTableIsNotIndexed() {
+        var encoder = HPACKEncoder(maxTableSize: 64)
+        let value = String(repeating: "~", count: 40)  // '~' is 13 bits: Huffman is longer, sent raw
+        let block = encode(&encoder, [("x-big", value)])
+        // Size update to 64 (0x3f 0x21), then literal without indexing (0x00), new name.
+        XCTAssertEqual(Array(block.prefix(3)), [0x3F, 0x21, 0x00])
+        XCTAssertEqual(encode(&encoder, [("x-big", value)]).first, 0x00, "not in the table the second time")
+    }
+
+    func testSizeChangesAreAnnouncedSmallestThenCurrent() {
+        var encoder = HPACKEncoder()
+        _ = encode(&encoder, [("a", "b")])
+        encoder.setMaxTableSize(0)
+        encoder.setMaxTableSize(2048)
+        // 0x20: size 0; 0x3f 0xe1 0x0f: 2048; then a: b is a new literal, as 0 evicted it.
+        XCTAssertEqual(hexString(encode(&encoder, [("a", "b")])), "20" + "3fe10f" + "4001610162")
+        XCTAssertEqual(encode(&encoder, [("a", "b")]), [0xBE], "no update once announced")
+        encoder.setMaxTableSize(2048)
+        XCTAssertEqual(encode(&encoder, [("a", "b")]), [0xBE], "an unchanged size is not announced")
+        encoder.setMaxTableSize(1 << 20)
+        XCTAssertEqual(encoder.maxTableSize, HPACKEncoder.tableSizeCap)
+        XCTAssertEqual(encode(&encoder, []), [0x3F, 0xE1, 0xFF, 0x03])  // 65536 = 31 + 65505
+    }
+
+    func testChurnStaysInSyncWithOurDecoder() throws {
+        var encoder = HPACKEncoder(maxTableSize: 512)
+        var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
+        var generator = SplitMix64(seed: 42)
+        for round in 0..<400 {
+            if round % 97 == 96 {
+                let size = Int(generator.next() % 3000)
+                encoder.setMaxTableSize(size)
+            }
+            let headers: [(String, String)] = (0..<Int(generator.next() % 8)).map { _ in
+                let name = ["apns-id", "apns-topic", "x-n\(generator.next() % 40)", "content-type", ":path"][
+                    Int(generator.next() % 5)]
+                return (name, "v\(generator.next() % 60)")
+            }
+            let block = encode(&encoder, headers)
+            assertHeaders(try decoder.decode(block), headers, "round \(round)")
+        }
+    }
+
+    private func huffman(_ text: String) -> [UInt8] {
+        var buffer: [UInt8] = []
+        HPACKHuffman.encode(text.utf8, into: &buffer)
+        return buffer
+    }
+}
