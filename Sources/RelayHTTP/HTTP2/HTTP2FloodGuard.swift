@@ -42,8 +42,12 @@ struct HTTP2FloodGuard: Sendable {
         resetBalance = min(resetBalance + 1, resetBudget)
     }
 
-    /// Credits a non-empty DATA frame we sent (clients answer those with WINDOW_UPDATE).
+    /// What a non-empty DATA frame we send earns back: clients may answer each with a stream and
+    /// a connection WINDOW_UPDATE.
+    static let controlCreditPerDataFrame = 2
+
+    /// Credits a non-empty DATA frame we sent.
     mutating func creditDataFrameSent() {
-        controlBalance = min(controlBalance + 1, controlBudget)
+        controlBalance = min(controlBalance + Self.controlCreditPerDataFrame, controlBudget)
     }
 }

@@ -80,6 +80,20 @@ final class HTTP2ShutdownAndFloodTests: XCTestCase {
         }
     }
 
+    func testWindowUpdatesAnsweringALongEventStreamAreFine() {
+        var client = HTTP2TestClient.connected(HTTP2Configuration(controlFrameBudget: 20))
+        let request = client.request(1, path: "/v1/stream")
+        client.send(request)
+        client.connection.sendHead(streamID: 1, head: HTTPResponseHead(status: 200), endStream: false)
+        for index in 0..<200 {
+            client.connection.sendData(streamID: 1, bytes: Array("id: \(index)\n\n".utf8), endStream: false)
+            XCTAssertEqual(client.read().last?.hasPrefix("DATA 1 id: "), true)
+            let events = client.send(
+                frame(1, .windowUpdate(increment: 8)) + frame(0, .windowUpdate(increment: 8)))
+            XCTAssertEqual(events, [], "event \(index)")
+        }
+    }
+
     func testEmptyDataFloodEndsTheConnection() {
         var client = HTTP2TestClient.connected(HTTP2Configuration(controlFrameBudget: 50))
         var bytes = client.request(1, method: "POST", endStream: false)
