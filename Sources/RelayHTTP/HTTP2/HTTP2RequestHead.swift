@@ -73,7 +73,8 @@ struct HTTP2RequestHead: Sendable {
     }
 
     /// Validates trailers: regular fields only, under the same rules as request fields.
-    static func validateTrailers(_ fields: [(name: String, value: String)], streamID: UInt32) throws(HTTP2ProtocolError) {
+    static func validateTrailers(_ fields: [(name: String, value: String)], streamID: UInt32) throws(HTTP2ProtocolError)
+    {
         for (name, value) in fields {
             guard name.utf8.first != UInt8(ascii: ":") else { throw malformed(streamID, "pseudo-header in trailers") }
             try checkValue(value, streamID: streamID)

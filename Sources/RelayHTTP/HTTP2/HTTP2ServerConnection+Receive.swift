@@ -44,7 +44,8 @@ extension HTTP2ServerConnection {
     // MARK: - Frames
 
     /// Dispatches one frame.
-    private mutating func process(_ frame: HTTP2Frame, events: inout [HTTP2ConnectionEvent]) throws(HTTP2ProtocolError) {
+    private mutating func process(_ frame: HTTP2Frame, events: inout [HTTP2ConnectionEvent]) throws(HTTP2ProtocolError)
+    {
         if phase == .awaitingSettings {
             guard case .settings = frame.payload else {
                 throw .connection(.protocolError, "connection preface not followed by SETTINGS")
@@ -169,7 +170,8 @@ extension HTTP2ServerConnection {
             events.append(
                 .requestTooLarge(streamID: streamID, request: request, authority: head.authority, scheme: head.scheme))
         } else {
-            events.append(.request(streamID: streamID, request: request, authority: head.authority, scheme: head.scheme))
+            events.append(
+                .request(streamID: streamID, request: request, authority: head.authority, scheme: head.scheme))
         }
     }
 

@@ -48,19 +48,31 @@ final class HTTP2ConnectionSetupTests: XCTestCase {
 
     func testSettingsAreValidated() {
         let cases: [([UInt8], String, UInt)] = [
-            (frame(0, .unknown(type: .settings, flags: 1, bytes: [0, 0, 0, 0, 0, 0])),
-             "error FRAME_SIZE_ERROR SETTINGS ACK with a payload", #line),
+            (
+                frame(0, .unknown(type: .settings, flags: 1, bytes: [0, 0, 0, 0, 0, 0])),
+                "error FRAME_SIZE_ERROR SETTINGS ACK with a payload", #line
+            ),
             (frame(1, .settings([])), "error PROTOCOL_ERROR SETTINGS on a stream", #line),
-            (frame(0, .unknown(type: .settings, flags: 0, bytes: [0, 3, 0])),
-             "error FRAME_SIZE_ERROR SETTINGS length is not a multiple of 6", #line),
-            (frame(0, .settings([HTTP2Setting(.enablePush, 2)])),
-             "error PROTOCOL_ERROR SETTINGS_ENABLE_PUSH is neither 0 nor 1", #line),
-            (frame(0, .settings([HTTP2Setting(.initialWindowSize, 1 << 31)])),
-             "error FLOW_CONTROL_ERROR SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1", #line),
-            (frame(0, .settings([HTTP2Setting(.maxFrameSize, 16_383)])),
-             "error PROTOCOL_ERROR SETTINGS_MAX_FRAME_SIZE outside 2^14...2^24-1", #line),
-            (frame(0, .settings([HTTP2Setting(.maxFrameSize, 1 << 24)])),
-             "error PROTOCOL_ERROR SETTINGS_MAX_FRAME_SIZE outside 2^14...2^24-1", #line),
+            (
+                frame(0, .unknown(type: .settings, flags: 0, bytes: [0, 3, 0])),
+                "error FRAME_SIZE_ERROR SETTINGS length is not a multiple of 6", #line
+            ),
+            (
+                frame(0, .settings([HTTP2Setting(.enablePush, 2)])),
+                "error PROTOCOL_ERROR SETTINGS_ENABLE_PUSH is neither 0 nor 1", #line
+            ),
+            (
+                frame(0, .settings([HTTP2Setting(.initialWindowSize, 1 << 31)])),
+                "error FLOW_CONTROL_ERROR SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1", #line
+            ),
+            (
+                frame(0, .settings([HTTP2Setting(.maxFrameSize, 16_383)])),
+                "error PROTOCOL_ERROR SETTINGS_MAX_FRAME_SIZE outside 2^14...2^24-1", #line
+            ),
+            (
+                frame(0, .settings([HTTP2Setting(.maxFrameSize, 1 << 24)])),
+                "error PROTOCOL_ERROR SETTINGS_MAX_FRAME_SIZE outside 2^14...2^24-1", #line
+            ),
         ]
         for (bytes, expected, line) in cases {
             var client = HTTP2TestClient.connected()

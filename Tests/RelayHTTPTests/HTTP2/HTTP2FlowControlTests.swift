@@ -34,7 +34,8 @@ final class HTTP2FlowControlTests: XCTestCase {
         let request = client.request(1, method: "POST", endStream: false)
         client.send(HTTP2ServerConnection.clientPreface + frame(0, .settings([])) + request)
         XCTAssertEqual(
-            client.send(frame(1, .data(bytes: bytes(500), endStream: true))), ["request 1 POST / body=\(String(repeating: "a", count: 500))"],
+            client.send(frame(1, .data(bytes: bytes(500), endStream: true))),
+            ["request 1 POST / body=\(String(repeating: "a", count: 500))"],
             "before the ACK the client may use the default 65,535")
         client.send(frame(0, .settingsAck))
         let second = client.request(3, method: "POST", endStream: false)
@@ -135,8 +136,10 @@ final class HTTP2FlowControlTests: XCTestCase {
         client.connection.sendResponse(streamID: 1, head: ok, body: bytes(70_000))
         XCTAssertEqual(
             client.read(),
-            ["HEADERS 1 :status=200", "DATA 1 <16384 bytes>", "DATA 1 <16384 bytes>", "DATA 1 <16384 bytes>",
-             "DATA 1 <16383 bytes>"])
+            [
+                "HEADERS 1 :status=200", "DATA 1 <16384 bytes>", "DATA 1 <16384 bytes>", "DATA 1 <16384 bytes>",
+                "DATA 1 <16383 bytes>",
+            ])
         client.send(frame(1, .windowUpdate(increment: 10_000)))
         XCTAssertEqual(client.read(), [], "the connection window is still shut")
         client.send(frame(0, .windowUpdate(increment: 10_000)))

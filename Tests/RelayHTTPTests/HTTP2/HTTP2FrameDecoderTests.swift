@@ -27,7 +27,8 @@ final class HTTP2FrameDecoderTests: XCTestCase {
             0x61, 0x62, 0x63, 0x64,  // "abcd"
             0x00, 0x00,  // padding
         ])
-        XCTAssertEqual(frame, HTTP2Frame(streamID: 3, payload: .data(bytes: Array("abcd".utf8), endStream: true, padding: 2)))
+        XCTAssertEqual(
+            frame, HTTP2Frame(streamID: 3, payload: .data(bytes: Array("abcd".utf8), endStream: true, padding: 2)))
         XCTAssertEqual(frame?.flowControlledLength, 7)
     }
 
@@ -102,7 +103,8 @@ final class HTTP2FrameDecoderTests: XCTestCase {
             0x00, 0x00, 0x00, 0x01,  // stream 1
             0xaa, 0xbb,
         ])
-        XCTAssertEqual(frame, HTTP2Frame(streamID: 1, payload: .unknown(type: .init(0xfa), flags: 0xff, bytes: [0xaa, 0xbb])))
+        XCTAssertEqual(
+            frame, HTTP2Frame(streamID: 1, payload: .unknown(type: .init(0xfa), flags: 0xff, bytes: [0xaa, 0xbb])))
     }
 
     func testNeedsMoreBytesUntilFrameIsComplete() throws {
@@ -140,39 +142,41 @@ final class HTTP2FrameDecoderTests: XCTestCase {
     }
 
     func testMalformedFramesCarryCodeAndScope() {
-        // (bytes, expected code, expected scope)
-        let cases: [([UInt8], HTTP2ErrorCode, HTTP2ProtocolError.Scope, UInt)] = [
-            ([0, 0, 0, 0x00, 0, 0, 0, 0, 0], .protocolError, .connection, #line),  // DATA on stream 0
-            ([0, 0, 0, 0x01, 4, 0, 0, 0, 0], .protocolError, .connection, #line),  // HEADERS on stream 0
-            ([0, 0, 1, 0x00, 8, 0, 0, 0, 1, 1], .protocolError, .connection, #line),  // pad 1, nothing left
-            ([0, 0, 0, 0x00, 8, 0, 0, 0, 1], .frameSizeError, .connection, #line),  // PADDED, no pad byte
-            ([0, 0, 4, 0x01, 0x24, 0, 0, 0, 1, 0, 0, 0, 0], .frameSizeError, .connection, #line),  // short priority
-            ([0, 0, 6, 0x01, 0x2c, 0, 0, 0, 1, 1, 0, 0, 0, 3, 15], .protocolError, .connection, #line),  // padding eats priority
-            ([0, 0, 5, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 1, 15], .protocolError, .connection, #line),  // PRIORITY stream 0
-            ([0, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0, 0, 3, 15, 0], .frameSizeError, .stream(1), #line),  // PRIORITY 6 bytes
-            ([0, 0, 4, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 8], .protocolError, .connection, #line),  // RST_STREAM stream 0
-            ([0, 0, 3, 0x03, 0, 0, 0, 0, 1, 0, 0, 8], .frameSizeError, .connection, #line),  // RST_STREAM 3 bytes
-            ([0, 0, 0, 0x04, 0, 0, 0, 0, 1], .protocolError, .connection, #line),  // SETTINGS on stream 1
-            ([0, 0, 6, 0x04, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], .frameSizeError, .connection, #line),  // ACK w/ payload
-            ([0, 0, 3, 0x04, 0, 0, 0, 0, 0, 0, 1, 0], .frameSizeError, .connection, #line),  // 3-byte SETTINGS
-            ([0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2], .protocolError, .connection, #line),  // ENABLE_PUSH 2
-            ([0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 4, 0x80, 0, 0, 0], .flowControlError, .connection, #line),  // window 2^31
-            ([0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x3f, 0xff], .protocolError, .connection, #line),  // frame 16383
-            ([0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 5, 1, 0, 0, 0], .protocolError, .connection, #line),  // frame 2^24
-            ([0, 0, 8, 0x06, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection, #line),  // PING stream 1
-            ([0, 0, 7, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], .frameSizeError, .connection, #line),  // PING 7 bytes
-            ([0, 0, 8, 0x07, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection, #line),  // GOAWAY stream 1
-            ([0, 0, 7, 0x07, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], .frameSizeError, .connection, #line),  // GOAWAY 7 bytes
-            ([0, 0, 4, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection, #line),  // increment 0 on conn
-            ([0, 0, 4, 0x08, 0, 0, 0, 0, 5, 0, 0, 0, 0], .protocolError, .stream(5), #line),  // increment 0 on stream
-            ([0, 0, 3, 0x08, 0, 0, 0, 0, 5, 0, 0, 1], .frameSizeError, .connection, #line),  // WINDOW_UPDATE 3 bytes
-            ([0, 0, 0, 0x09, 4, 0, 0, 0, 0], .protocolError, .connection, #line),  // CONTINUATION stream 0
-            ([0, 0, 3, 0x05, 4, 0, 0, 0, 1, 0, 0, 2], .frameSizeError, .connection, #line),  // short PUSH_PROMISE
+        let cases: [(String, [UInt8], HTTP2ErrorCode, HTTP2ProtocolError.Scope)] = [
+            ("DATA on stream 0", [0, 0, 0, 0x00, 0, 0, 0, 0, 0], .protocolError, .connection),
+            ("HEADERS on stream 0", [0, 0, 0, 0x01, 4, 0, 0, 0, 0], .protocolError, .connection),
+            ("pad 1, nothing left", [0, 0, 1, 0x00, 8, 0, 0, 0, 1, 1], .protocolError, .connection),
+            ("PADDED, no pad byte", [0, 0, 0, 0x00, 8, 0, 0, 0, 1], .frameSizeError, .connection),
+            ("short priority", [0, 0, 4, 0x01, 0x24, 0, 0, 0, 1, 0, 0, 0, 0], .frameSizeError, .connection),
+            (
+                "padding eats priority", [0, 0, 6, 0x01, 0x2c, 0, 0, 0, 1, 1, 0, 0, 0, 3, 15], .protocolError,
+                .connection
+            ),
+            ("PRIORITY stream 0", [0, 0, 5, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 1, 15], .protocolError, .connection),
+            ("PRIORITY 6 bytes", [0, 0, 6, 0x02, 0, 0, 0, 0, 1, 0, 0, 0, 3, 15, 0], .frameSizeError, .stream(1)),
+            ("RST_STREAM stream 0", [0, 0, 4, 0x03, 0, 0, 0, 0, 0, 0, 0, 0, 8], .protocolError, .connection),
+            ("RST_STREAM 3 bytes", [0, 0, 3, 0x03, 0, 0, 0, 0, 1, 0, 0, 8], .frameSizeError, .connection),
+            ("SETTINGS on stream 1", [0, 0, 0, 0x04, 0, 0, 0, 0, 1], .protocolError, .connection),
+            ("ACK w/ payload", [0, 0, 6, 0x04, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0], .frameSizeError, .connection),
+            ("3-byte SETTINGS", [0, 0, 3, 0x04, 0, 0, 0, 0, 0, 0, 1, 0], .frameSizeError, .connection),
+            ("ENABLE_PUSH 2", [0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 2], .protocolError, .connection),
+            ("window 2^31", [0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 4, 0x80, 0, 0, 0], .flowControlError, .connection),
+            ("frame 16383", [0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0x3f, 0xff], .protocolError, .connection),
+            ("frame 2^24", [0, 0, 6, 0x04, 0, 0, 0, 0, 0, 0, 5, 1, 0, 0, 0], .protocolError, .connection),
+            ("PING stream 1", [0, 0, 8, 0x06, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection),
+            ("PING 7 bytes", [0, 0, 7, 0x06, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], .frameSizeError, .connection),
+            ("GOAWAY stream 1", [0, 0, 8, 0x07, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection),
+            ("GOAWAY 7 bytes", [0, 0, 7, 0x07, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], .frameSizeError, .connection),
+            ("increment 0 on conn", [0, 0, 4, 0x08, 0, 0, 0, 0, 0, 0, 0, 0, 0], .protocolError, .connection),
+            ("increment 0 on stream", [0, 0, 4, 0x08, 0, 0, 0, 0, 5, 0, 0, 0, 0], .protocolError, .stream(5)),
+            ("WINDOW_UPDATE 3 bytes", [0, 0, 3, 0x08, 0, 0, 0, 0, 5, 0, 0, 1], .frameSizeError, .connection),
+            ("CONTINUATION stream 0", [0, 0, 0, 0x09, 4, 0, 0, 0, 0], .protocolError, .connection),
+            ("short PUSH_PROMISE", [0, 0, 3, 0x05, 4, 0, 0, 0, 1, 0, 0, 2], .frameSizeError, .connection),
         ]
-        for (bytes, code, scope, line) in cases {
+        for (name, bytes, code, scope) in cases {
             let error = decodeError(bytes)
-            XCTAssertEqual(error?.code, code, "\(error.map { "\($0)" } ?? "no error")", line: line)
-            XCTAssertEqual(error?.scope, scope, line: line)
+            XCTAssertEqual(error?.code, code, "\(name): \(error.map { "\($0)" } ?? "no error")")
+            XCTAssertEqual(error?.scope, scope, name)
         }
     }
 

@@ -4,7 +4,8 @@ import XCTest
 final class HTTP2FrameEncoderTests: XCTestCase {
     func testSettingsFrameBytes() {
         let frame = HTTP2Frame(
-            streamID: 0, payload: .settings([HTTP2Setting(.maxConcurrentStreams, 100), HTTP2Setting(.maxFrameSize, 16_384)]))
+            streamID: 0,
+            payload: .settings([HTTP2Setting(.maxConcurrentStreams, 100), HTTP2Setting(.maxFrameSize, 16_384)]))
         XCTAssertEqual(
             frame.encoded,
             [

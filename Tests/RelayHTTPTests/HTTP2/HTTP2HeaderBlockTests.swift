@@ -108,7 +108,8 @@ final class HTTP2HeaderBlockTests: XCTestCase {
 
     func testOversizedHeaderListWithBodyPendingIsAnsweredAndReset() {
         var client = HTTP2TestClient.connected(HTTP2Configuration(maxHeaderListSize: 300))
-        let bytes = client.request(1, method: "POST", [("cookie", String(repeating: "c", count: 400))], endStream: false)
+        let bytes = client.request(
+            1, method: "POST", [("cookie", String(repeating: "c", count: 400))], endStream: false)
         client.send(bytes)
         XCTAssertEqual(client.read(), ["HEADERS 1 :status=431 END_STREAM", "RST_STREAM 1 NO_ERROR"])
         XCTAssertEqual(client.send(HTTP2TestClient.data(1, "ignored", endStream: true)), [])

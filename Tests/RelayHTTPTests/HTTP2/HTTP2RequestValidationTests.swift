@@ -54,11 +54,18 @@ final class HTTP2RequestValidationTests: XCTestCase {
         let cases: [([(String, String)], String, UInt)] = [
             (get + [("te", "trailers")], "request 1 GET /", #line),
             (get + [("content-length", "0"), ("content-length", "0")], "request 1 GET /", #line),
-            ([(":method", "OPTIONS"), (":scheme", "https"), (":path", "*"), (":authority", "relay.test")],
-             "request 1 OPTIONS *", #line),
-            ([(":method", "GET"), (":scheme", "https"), (":path", "/"), ("host", "h.test")],
-             "request 1 GET / authority=h.test", #line),
-            ([(":method", "GET"), (":scheme", "http"), (":path", "/")], "request 1 GET / authority=nil scheme=http", #line),
+            (
+                [(":method", "OPTIONS"), (":scheme", "https"), (":path", "*"), (":authority", "relay.test")],
+                "request 1 OPTIONS *", #line
+            ),
+            (
+                [(":method", "GET"), (":scheme", "https"), (":path", "/"), ("host", "h.test")],
+                "request 1 GET / authority=h.test", #line
+            ),
+            (
+                [(":method", "GET"), (":scheme", "http"), (":path", "/")], "request 1 GET / authority=nil scheme=http",
+                #line
+            ),
             ([(":method", "CONNECT"), (":authority", "relay.test")], "request 1 CONNECT  scheme=nil", #line),
             (get + [("x-empty", "")], "request 1 GET /", #line),
         ]
@@ -72,7 +79,8 @@ final class HTTP2RequestValidationTests: XCTestCase {
     func testRequestCarriesHeadersAndQuery() throws {
         var client = HTTP2TestClient.connected()
         let bytes = client.request(
-            1, method: "POST", path: "/3/device/abc?x=1", [("apns-topic", "com.example"), ("cookie", "a=1"), ("cookie", "b=2")],
+            1, method: "POST", path: "/3/device/abc?x=1",
+            [("apns-topic", "com.example"), ("cookie", "a=1"), ("cookie", "b=2")],
             endStream: false)
         client.send(bytes + HTTP2TestClient.data(1, "{}", endStream: true))
         guard case .request(let id, let request, let authority, let scheme)? = client.events.last else {

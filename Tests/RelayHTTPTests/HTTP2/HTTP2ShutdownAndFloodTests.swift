@@ -13,7 +13,8 @@ final class HTTP2ShutdownAndFloodTests: XCTestCase {
         client.connection.sendGoaway(debugData: Array(#"{"reason":"Shutdown"}"#.utf8))
         XCTAssertEqual(client.read(), [#"GOAWAY 3 NO_ERROR {"reason":"Shutdown"}"#])
         let late = client.request(5, method: "POST", endStream: false)
-        XCTAssertEqual(client.send(late + HTTP2TestClient.data(5, "x", endStream: true)), [], "streams above 3 are ignored")
+        XCTAssertEqual(
+            client.send(late + HTTP2TestClient.data(5, "x", endStream: true)), [], "streams above 3 are ignored")
         XCTAssertFalse(client.connection.canClose)
         client.connection.sendResponse(streamID: 1, head: noContent, body: [])
         client.connection.sendResponse(streamID: 3, head: noContent, body: [])

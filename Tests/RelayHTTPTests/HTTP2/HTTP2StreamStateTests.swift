@@ -27,8 +27,10 @@ final class HTTP2StreamStateTests: XCTestCase {
             (HTTP2TestClient.data(1, "x"), "error PROTOCOL_ERROR DATA on an idle stream", #line),
             (frame(1, .rstStream(.cancel)), "error PROTOCOL_ERROR RST_STREAM on an idle stream", #line),
             (frame(1, .windowUpdate(increment: 1)), "error PROTOCOL_ERROR WINDOW_UPDATE on an idle stream", #line),
-            (frame(1, .continuation(fragment: [0x82], endHeaders: true)),
-             "error PROTOCOL_ERROR CONTINUATION without a header block", #line),
+            (
+                frame(1, .continuation(fragment: [0x82], endHeaders: true)),
+                "error PROTOCOL_ERROR CONTINUATION without a header block", #line
+            ),
         ]
         for (bytes, expected, line) in cases {
             var client = HTTP2TestClient.connected()
@@ -54,7 +56,8 @@ final class HTTP2StreamStateTests: XCTestCase {
     func testDecreasingStreamIdIsAConnectionError() {
         var client = HTTP2TestClient.connected()
         let bytes = client.request(5) + client.request(3)
-        XCTAssertEqual(client.send(bytes), ["request 5 GET /", "error PROTOCOL_ERROR stream id not above the previous one"])
+        XCTAssertEqual(
+            client.send(bytes), ["request 5 GET /", "error PROTOCOL_ERROR stream id not above the previous one"])
         XCTAssertEqual(client.read(), ["GOAWAY 5 PROTOCOL_ERROR stream id not above the previous one"])
     }
 

@@ -25,7 +25,8 @@ struct HTTP2TestClient {
         _ configuration: HTTP2Configuration = HTTP2Configuration(), settings: [HTTP2Setting] = []
     ) -> HTTP2TestClient {
         var client = HTTP2TestClient(configuration)
-        client.send(HTTP2ServerConnection.clientPreface + Self.frame(0, .settings(settings)) + Self.frame(0, .settingsAck))
+        client.send(
+            HTTP2ServerConnection.clientPreface + Self.frame(0, .settings(settings)) + Self.frame(0, .settingsAck))
         _ = client.read()
         return client
     }
