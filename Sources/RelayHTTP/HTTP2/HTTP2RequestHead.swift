@@ -1,0 +1,142 @@
+/// A request's decoded header list after the checks of RFC 9113 §8.2 and §8.3.1. Anything that
+/// fails is a malformed request: a stream error of type PROTOCOL_ERROR.
+struct HTTP2RequestHead: Sendable {
+    /// `:method`.
+    var method: String
+    /// `:path`, or empty for CONNECT (which has none).
+    var path: String
+    /// `:scheme`, absent only for CONNECT.
+    var scheme: String?
+    /// `:authority`, or the Host header when `:authority` is absent.
+    var authority: String?
+    /// The regular fields, in order.
+    var headers: HTTPHeaders
+    /// The declared content-length, which the DATA frames must match.
+    var contentLength: Int?
+
+    /// Header names that are meaningful only to a single HTTP/1.1 connection (RFC 9113 §8.2.2).
+    static let connectionSpecific: Set<String> = [
+        "connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade",
+    ]
+
+    /// Validates a request's header list.
+    init(validating fields: [(name: String, value: String)], streamID: UInt32) throws(HTTP2ProtocolError) {
+        var method: String?
+        var scheme: String?
+        var path: String?
+        var authority: String?
+        var headers = HTTPHeaders()
+        var contentLength: Int?
+        var sawRegular = false
+        for (name, value) in fields {
+            try Self.checkValue(value, streamID: streamID)
+            if name.utf8.first == UInt8(ascii: ":") {
+                guard !sawRegular else { throw Self.malformed(streamID, "pseudo-header after a regular field") }
+                switch name {
+                case ":method": try Self.set(&method, value, streamID: streamID)
+                case ":scheme": try Self.set(&scheme, value, streamID: streamID)
+                case ":path": try Self.set(&path, value, streamID: streamID)
+                case ":authority": try Self.set(&authority, value, streamID: streamID)
+                default: throw Self.malformed(streamID, "unknown or response pseudo-header in a request")
+                }
+                continue
+            }
+            sawRegular = true
+            try Self.checkRegular(name: name, value: value, streamID: streamID)
+            if name == "content-length" {
+                guard let length = Self.parseContentLength(value), contentLength == nil || contentLength == length
+                else { throw Self.malformed(streamID, "invalid or conflicting content-length") }
+                contentLength = length
+            }
+            headers.add(name, value)
+        }
+        guard let method, !method.isEmpty else { throw Self.malformed(streamID, "missing :method") }
+        if method == "CONNECT" {
+            guard authority != nil, scheme == nil, path == nil else {
+                throw Self.malformed(streamID, "CONNECT needs :authority and no :scheme or :path")
+            }
+        } else {
+            guard let scheme, !scheme.isEmpty else { throw Self.malformed(streamID, "missing :scheme") }
+            guard let path, !path.isEmpty else { throw Self.malformed(streamID, "missing or empty :path") }
+            if scheme == "http" || scheme == "https" {
+                guard path.utf8.first == UInt8(ascii: "/") || (path == "*" && method == "OPTIONS") else {
+                    throw Self.malformed(streamID, ":path is neither absolute nor * for OPTIONS")
+                }
+            }
+        }
+        self.method = method
+        self.path = path ?? ""
+        self.scheme = scheme
+        self.authority = authority ?? headers["host"]
+        self.headers = headers
+        self.contentLength = contentLength
+    }
+
+    /// Validates trailers: regular fields only, under the same rules as request fields.
+    static func validateTrailers(_ fields: [(name: String, value: String)], streamID: UInt32) throws(HTTP2ProtocolError)
+    {
+        for (name, value) in fields {
+            guard name.utf8.first != UInt8(ascii: ":") else { throw malformed(streamID, "pseudo-header in trailers") }
+            try checkValue(value, streamID: streamID)
+            try checkRegular(name: name, value: value, streamID: streamID)
+        }
+    }
+
+    /// The request as the routes see it.
+    func request(body: [UInt8]) -> HTTPRequest {
+        let target = HTTPRequest.splitTarget(path)
+        return HTTPRequest(method: method, path: target.path, query: target.query, headers: headers, body: body)
+    }
+
+    private static func malformed(_ streamID: UInt32, _ reason: StaticString) -> HTTP2ProtocolError {
+        .stream(streamID, .protocolError, reason)
+    }
+
+    private static func set(_ slot: inout String?, _ value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
+        guard slot == nil else { throw malformed(streamID, "duplicated pseudo-header") }
+        slot = value
+    }
+
+    /// A regular field name: non-empty, lowercase visible ASCII without a colon; not
+    /// connection-specific; TE only as "trailers".
+    private static func checkRegular(name: String, value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
+        guard !name.isEmpty else { throw malformed(streamID, "empty field name") }
+        for byte in name.utf8 {
+            switch byte {
+            case 0x00...0x20, 0x7f...0xff, UInt8(ascii: ":"):
+                throw malformed(streamID, "field name with a forbidden character")
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
+                throw malformed(streamID, "field name with an uppercase letter")
+            default:
+                continue
+            }
+        }
+        guard !connectionSpecific.contains(name) else { throw malformed(streamID, "connection-specific field") }
+        if name == "te" && value.lowercased() != "trailers" {
+            throw malformed(streamID, "TE field with a value other than trailers")
+        }
+    }
+
+    /// A field value: no NUL, CR or LF; no leading or trailing space or tab (RFC 9113 §8.2.1).
+    private static func checkValue(_ value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
+        let utf8 = value.utf8
+        if let first = utf8.first, let last = utf8.last {
+            let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            guard !blank(first), !blank(last) else { throw malformed(streamID, "field value with outer whitespace") }
+        }
+        for byte in utf8 where byte == 0 || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+            throw malformed(streamID, "field value with NUL, CR or LF")
+        }
+    }
+
+    /// A content-length of 1 to 18 digits.
+    private static func parseContentLength(_ value: String) -> Int? {
+        guard !value.isEmpty, value.utf8.count <= 18 else { return nil }
+        var result = 0
+        for byte in value.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            result = result * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return result
+    }
+}
