@@ -66,7 +66,6 @@ FLAG_ACK = 0x1
 FLAG_END_STREAM = 0x1
 FLAG_END_HEADERS = 0x4
 FLAG_PADDED = 0x8
-FLAG_PRIORITY = 0x20
 
 # Settings identifiers (RFC 9113 section 6.5.2).
 HEADER_TABLE_SIZE = 0x1
@@ -125,9 +124,9 @@ TIMEOUT = _Sentinel("TIMEOUT")  # nothing arrived before the deadline
 # Frame and HPACK encoding by hand (so that broken frames can be built on purpose)
 
 
-def frame(ftype: int, flags: int, stream_id: int, payload: bytes = b"", length: int | None = None) -> bytes:
-    """Serializes one frame; `length` overrides the header's length field (to lie about it)."""
-    n = len(payload) if length is None else length
+def frame(ftype: int, flags: int, stream_id: int, payload: bytes = b"") -> bytes:
+    """Serializes one frame: 24-bit length, type, flags, 31-bit stream id, payload."""
+    n = len(payload)
     return struct.pack(">BHBBI", n >> 16, n & 0xFFFF, ftype, flags, stream_id & 0x7FFFFFFF) + payload
 
 
