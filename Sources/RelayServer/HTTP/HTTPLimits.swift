@@ -17,8 +17,10 @@ public struct HTTPLimits: Sendable, Equatable {
     /// Bytes a streaming response may have queued before its subscriber counts as too slow.
     public var streamBufferBytes: Int = 1_048_576
     /// Whether a new HTTP/2 connection is allowed one stream until it shows who it is (a valid
-    /// provider token, or any request that is not for the provider API), as APNs does.
-    public var gateUntilAuthenticated: Bool = true
+    /// provider token, or any request that is not for the provider API), as APNs does. Off by
+    /// default: clients that open many streams before reading SETTINGS (h2load) see the excess
+    /// refused, which real APNs clients handle but load tools count as failures.
+    public var gateUntilAuthenticated: Bool = false
 
     public init() {}
 }
