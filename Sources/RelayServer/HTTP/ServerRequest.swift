@@ -16,7 +16,11 @@ public final class ConnectionContext: @unchecked Sendable {
     /// Opens the HTTP/2 one-stream gate; set by the session.
     var openGate: (() -> Void)?
 
-    init(id: UInt64, remoteAddress: String, httpVersion: String, peerCertificateDER: [UInt8]?, providerTokens: ProviderTokenChurn) {
+    /// A context; the server makes one per connection, tests make their own.
+    public init(
+        id: UInt64 = 0, remoteAddress: String = "test", httpVersion: String = "h2", peerCertificateDER: [UInt8]? = nil,
+        providerTokens: ProviderTokenChurn = ProviderTokenChurn()
+    ) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.httpVersion = httpVersion

@@ -19,8 +19,10 @@ public final class RelayRuntime: Sendable {
         public var retention = RelayService.Retention()
         /// How often timed transitions are checked for (seconds of real time).
         public var tickInterval = 0.1
-        /// Builds the route groups for a service (the command line passes the full set).
-        public var routes: @Sendable (RelayService) -> [any RouteGroup] = { [HealthRoutes(service: $0)] }
+        /// The admin API key (from the data directory); it reaches every device.
+        public var adminKey = ""
+        /// Builds the route groups for a service; the default is every surface of the relay.
+        public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
 
         public init(certificatePath: String, privateKeyPath: String, databasePath: String) {
             self.certificatePath = certificatePath
@@ -52,7 +54,7 @@ public final class RelayRuntime: Sendable {
         let group = try EventLoopGroup(threads: max(1, options.threads))
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
-        let router = Router(groups: options.routes(service))
+        let router = Router(groups: options.routes(service, RouteSettings(adminKey: options.adminKey)))
         let limits = options.httpLimits
         let refresh = options.rules.providerTokenRefreshInterval
         let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {

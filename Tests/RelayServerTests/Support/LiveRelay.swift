@@ -32,7 +32,8 @@ final class LiveRelay {
         options.port = 0
         options.threads = 2
         let extras = extraRoutes
-        options.routes = { service in [HealthRoutes(service: service)] + extras }
+        options.routes = { service, settings in DefaultRoutes.all(service: service, settings: settings) + extras }
+        options.adminKey = "test-admin-key"
         configure(&options)
         runtime = try RelayRuntime.start(options)
     }
