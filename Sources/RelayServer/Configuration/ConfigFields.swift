@@ -74,6 +74,13 @@ struct ConfigFields {
     }
 
     /// A duration in seconds above 0 and at most `maximum`, or nil when absent.
+    /// A boolean, or nil when absent.
+    func bool(_ key: String) throws(JSONFieldError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard let flag = value.boolValue else { throw error(key, "must be true or false") }
+        return flag
+    }
+
     func seconds(_ key: String, atMost maximum: Double) throws(JSONFieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let seconds = value.doubleValue, seconds.isFinite, seconds > 0, seconds <= maximum else {
