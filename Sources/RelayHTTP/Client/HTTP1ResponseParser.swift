@@ -202,9 +202,9 @@ public struct HTTP1ResponseParser: Sendable {
 
     /// Status code and fields of a head (status line, fields, empty line).
     static func parseHead(_ bytes: [UInt8], maxFields: Int) throws(HTTP1ResponseParseError) -> (Int, HTTPHeaders) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line[...]
+        // Split on bytes: as a String, CR LF is one Character and would not split on LF.
+        var lines = bytes.split(separator: Self.lf, omittingEmptySubsequences: false).map { line in
+            String(decoding: line.last == Self.cr ? line.dropLast() : line, as: UTF8.self)[...]
         }
         while lines.last?.isEmpty == true { lines.removeLast() }
         guard let statusLine = lines.first else { throw HTTP1ResponseParseError(.badStatusLine, "empty head") }

@@ -36,6 +36,13 @@ public final class ResponseStream: Sendable {
     /// Whether the stream has ended.
     public var isEnded: Bool { state.withLock { $0.ended != nil } }
 
+    /// Bytes queued for the subscriber and not yet written to its socket; read on `loop` (the hub
+    /// paces a long replay by it, so a resuming subscriber is not cut off by its own backlog).
+    public var bufferedBytes: Int {
+        guard let session = session.withLock({ $0.value }) else { return 0 }
+        return session.bufferedBytes(streamID: streamID)
+    }
+
     /// Queues `bytes` for the subscriber.
     public func send(_ bytes: [UInt8]) {
         if loop.inLoop {

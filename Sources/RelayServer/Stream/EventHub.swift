@@ -6,49 +6,47 @@ import Synchronization
 
 /// Fans committed events out to stream subscribers.
 ///
-/// Each event is encoded to SSE bytes once and the same bytes go to every subscriber it
-/// matches; work is handed to each subscriber's event loop once per published batch, not once per
-/// subscriber. A subscriber's stream is bounded (`ResponseStream.maxBufferedBytes`): one that
-/// cannot keep up is cut off and resumes from its last id, so it never slows anyone else.
+/// Each event is encoded to SSE bytes once, and a subscriber that matches every event of a
+/// published batch gets those very bytes (no copy per subscriber); work is handed to each event
+/// loop once per batch, not once per subscriber. A subscriber's stream is bounded
+/// (`ResponseStream.maxBufferedBytes`): one that cannot keep up is cut off and resumes from its
+/// last id, so it never slows the publisher or anyone else.
+///
+/// A subscriber that resumes (`Last-Event-ID`) is first replayed every matching event after its
+/// id from the durable log, a page at a time and only while its stream has room; events published
+/// meanwhile are held and sent after the replay, without duplicates or gaps. One that is further
+/// behind than the log reaches, or ahead of anything published, gets a `snapshot` event instead.
 public final class EventHub: Sendable {
-    private let store: Store
-    private let state = Mutex<State>(State())
-    /// Provides the `snapshot` event's data for a filter (set by the service's owner).
-    private let snapshotProvider = Mutex<(@Sendable (EventFilter) -> JSONValue)?>(nil)
+    /// What a `snapshot` event says: the sequence number the state corresponds to (live events
+    /// after it follow) and the members of its data besides `seq` and `type`.
+    public struct Snapshot: Sendable {
+        public var seq: UInt64
+        public var members: [String: JSONValue]
 
-    private struct State {
-        var nextID: UInt64 = 1
-        var subscribers: [UInt64: Subscriber] = [:]
-        var published: UInt64 = 0
-    }
-
-    final class Subscriber: @unchecked Sendable {
-        // Sendable: `queue`, `replaying` and `lastSent` are guarded by the hub's lock or touched on `stream.loop`.
-        let id: UInt64
-        let filter: EventFilter
-        let stream: ResponseStream
-        var replaying = true
-        var queue: [EncodedEvent] = []
-        var lastSent: UInt64 = 0
-
-        init(id: UInt64, filter: EventFilter, stream: ResponseStream) {
-            self.id = id
-            self.filter = filter
-            self.stream = stream
+        /// A snapshot of the state as of event `seq`.
+        public init(seq: UInt64, members: [String: JSONValue]) {
+            self.seq = seq
+            self.members = members
         }
     }
 
-    /// An event with its SSE bytes, encoded once.
-    struct EncodedEvent: Sendable {
-        let event: RelayEvent
-        let bytes: [UInt8]
+    /// Events read from the log per replay step.
+    static let replayPageSize = 500
+
+    private let store: Store
+    private let state = Mutex<State>(State())
+    private let snapshotProvider = Mutex<(@Sendable (EventFilter) -> Snapshot)?>(nil)
+
+    private struct State {
+        var nextID: UInt64 = 1
+        var subscribers: [UInt64: EventSubscriber] = [:]
+        var published: UInt64 = 0
     }
 
     init(store: Store) { self.store = store }
 
-
-    /// Sets where `snapshot` events get the current state from.
-    public func setSnapshotProvider(_ provider: @escaping @Sendable (EventFilter) -> JSONValue) {
+    /// Sets where `snapshot` events get the current state from (the stream routes set it).
+    public func setSnapshotProvider(_ provider: @escaping @Sendable (EventFilter) -> Snapshot) {
         snapshotProvider.withLock { $0 = provider }
     }
 
@@ -63,47 +61,37 @@ public final class EventHub: Sendable {
         SSEEncoder.encode(SSEEvent(id: String(event.seq), event: event.type.rawValue, data: event.data.jsonString))
     }
 
+    // MARK: - Publishing
+
     /// Hands committed `events` (in sequence order) to every subscriber they match.
     public func publish(_ events: [RelayEvent]) {
-        guard !events.isEmpty else { return }
-        let encoded = events.map { EncodedEvent(event: $0, bytes: Self.encode($0)) }
-        var byLoop: [ObjectIdentifier: (EventLoop, [(Subscriber, [UInt8], UInt64)])] = [:]
+        guard let lastSeq = events.last?.seq else { return }
+        let encoded = events.map { EncodedEvent(seq: $0.seq, event: $0, bytes: Self.encode($0)) }
+        let whole: [UInt8] = encoded.count == 1 ? encoded[0].bytes : encoded.flatMap(\.bytes)
+        var byLoop: [ObjectIdentifier: (EventLoop, [EventSubscriber.Delivery])] = [:]
         state.withLock { state in
-            state.published = max(state.published, events.last?.seq ?? 0)
+            state.published = max(state.published, lastSeq)
             for subscriber in state.subscribers.values {
-                var bytes: [UInt8] = []
-                var last: UInt64 = 0
-                for item in encoded where item.event.matches(subscriber.filter) {
-                    if subscriber.replaying {
-                        subscriber.queue.append(item)
-                    } else {
-                        bytes.append(contentsOf: item.bytes)
-                        last = item.event.seq
-                    }
-                }
-                guard !bytes.isEmpty else { continue }
+                guard let delivery = subscriber.take(encoded, whole: whole) else { continue }
                 let loop = subscriber.stream.loop
-                byLoop[ObjectIdentifier(loop), default: (loop, [])].1.append((subscriber, bytes, last))
+                byLoop[ObjectIdentifier(loop), default: (loop, [])].1.append(delivery)
             }
         }
         for (_, (loop, deliveries)) in byLoop {
-            let batch = deliveries
             loop.execute {
-                for (subscriber, bytes, last) in batch where last > subscriber.lastSent {
-                    subscriber.lastSent = last
-                    subscriber.stream.sendOnLoop(bytes)
-                }
+                for delivery in deliveries { delivery.subscriber.deliver(delivery) }
             }
         }
     }
 
-    /// Subscribes `stream` (on its loop) to events matching `filter`. With `lastEventID` it first
-    /// replays every matching event after it from the durable log, or sends a `snapshot` when the
-    /// log no longer reaches back that far; live events that arrive meanwhile are held and sent
-    /// after the replay, without duplicates or gaps.
+    // MARK: - Subscribing
+
+    /// Subscribes `stream` (call on its loop) to events matching `filter`, after replaying what
+    /// followed `lastEventID` when given.
     public func subscribe(_ stream: ResponseStream, filter: EventFilter, lastEventID: UInt64?) {
-        let subscriber: Subscriber = state.withLock { state in
-            let subscriber = Subscriber(id: state.nextID, filter: filter, stream: stream)
+        let subscriber: EventSubscriber = state.withLock { state in
+            let subscriber = EventSubscriber(
+                id: state.nextID, filter: filter, stream: stream, replaying: lastEventID != nil)
             state.nextID += 1
             state.subscribers[subscriber.id] = subscriber
             return subscriber
@@ -112,60 +100,84 @@ public final class EventHub: Sendable {
         stream.onEnd { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        if let lastEventID { replay(subscriber, after: lastEventID) }
-        let held: [EncodedEvent] = state.withLock { _ in
-            subscriber.replaying = false
-            defer { subscriber.queue = [] }
-            return subscriber.queue
+        guard let lastEventID else { return }
+        let published = state.withLock { $0.published }
+        let latest = UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0))
+        let oldest = UInt64(max(0, (try? store.reader.oldestEventSeq()).flatMap { $0 } ?? 0))
+        if lastEventID > max(published, latest) || (oldest > 0 && lastEventID + 1 < oldest) {
+            sendSnapshot(to: subscriber)
+            endReplay(subscriber)
+        } else {
+            subscriber.lastSent = lastEventID
+            replayStep(subscriber, after: lastEventID)
         }
-        var bytes: [UInt8] = []
-        for item in held where item.event.seq > subscriber.lastSent {
-            bytes.append(contentsOf: item.bytes)
-            subscriber.lastSent = item.event.seq
-        }
-        if !bytes.isEmpty { stream.sendOnLoop(bytes) }
     }
 
-    /// Sends the logged events after `lastEventID`, or a snapshot when they are gone.
-    private func replay(_ subscriber: Subscriber, after lastEventID: UInt64) {
-        let reader = store.reader
-        let storeFilter = StoredEventFilter(
-            deviceId: subscriber.filter.deviceId, bundleId: subscriber.filter.bundleId,
-            activityId: subscriber.filter.activityId, alarmId: subscriber.filter.alarmId,
-            types: subscriber.filter.types.map { Set($0.map(\.rawValue)) })
-        let oldest = (try? reader.oldestEventSeq()).flatMap { $0 } ?? 0
-        if oldest > 0, lastEventID + 1 < UInt64(oldest) {
-            sendSnapshot(to: subscriber)
+    /// Sends one page of logged events after `cursor`, then schedules the next; waits while the
+    /// stream's buffer is over half full so the replay never trips the slow-subscriber cut-off.
+    private func replayStep(_ subscriber: EventSubscriber, after cursor: UInt64) {
+        let stream = subscriber.stream
+        guard !stream.isEnded else { return }
+        if stream.bufferedBytes > stream.maxBufferedBytes / 2 {
+            _ = stream.loop.schedule(after: 0.005) { [self] in self.replayStep(subscriber, after: cursor) }
             return
         }
-        var cursor = Int64(clamping: lastEventID)
-        subscriber.lastSent = lastEventID
-        while !subscriber.stream.isEnded {
-            guard let page = try? reader.events(after: cursor, limit: 500, filter: storeFilter), !page.isEmpty else {
-                break
-            }
-            var bytes: [UInt8] = []
-            for stored in page {
-                let data = String(decoding: stored.data, as: UTF8.self)
-                SSEEncoder.append(SSEEvent(id: String(stored.seq), event: stored.type, data: data), to: &bytes)
-                subscriber.lastSent = UInt64(stored.seq)
-            }
-            cursor = page.last?.seq ?? cursor
-            subscriber.stream.sendOnLoop(bytes)
-            if page.count < 500 { break }
+        let page: [StoredEvent]
+        do {
+            page = try store.reader.events(
+                after: Int64(clamping: cursor), limit: Self.replayPageSize, filter: subscriber.storeFilter)
+        } catch {
+            RelayLog.error("stream.replay", ["subscriber": String(subscriber.id), "error": "\(error)"])
+            stream.finish()  // the client resumes from what it got
+            return
         }
+        var bytes: [UInt8] = []
+        for stored in page where UInt64(stored.seq) > subscriber.lastSent {
+            let data = String(decoding: stored.data, as: UTF8.self)
+            SSEEncoder.append(SSEEvent(id: String(stored.seq), event: stored.type, data: data), to: &bytes)
+            subscriber.lastSent = UInt64(stored.seq)
+        }
+        if !bytes.isEmpty { stream.sendOnLoop(bytes) }
+        guard page.count == Self.replayPageSize, let last = page.last else {
+            endReplay(subscriber)
+            return
+        }
+        stream.loop.execute { [self] in self.replayStep(subscriber, after: UInt64(last.seq)) }
     }
 
-    private func sendSnapshot(to subscriber: Subscriber) {
-        let latest = UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0))
-        var data = snapshotProvider.withLock { $0 }?(subscriber.filter) ?? [:]
-        if case .object(var members) = data {
-            members["seq"] = .int(Int64(latest))
-            members["type"] = .string(RelayEventType.snapshot.rawValue)
-            data = .object(members)
+    /// Switches `subscriber` to live delivery, sending what was held during the replay.
+    private func endReplay(_ subscriber: EventSubscriber) {
+        let (held, overflowed) = state.withLock { _ in subscriber.stopReplaying() }
+        if overflowed {
+            // More arrived during the replay than its buffer holds: it resumes from what it has.
+            RelayLog.info("stream.replay.overflow", ["subscriber": String(subscriber.id)])
+            subscriber.stream.finish()
+            return
         }
-        subscriber.lastSent = latest
-        subscriber.stream.sendOnLoop(
-            SSEEncoder.encode(SSEEvent(id: String(latest), event: RelayEventType.snapshot.rawValue, data: data.jsonString)))
+        var bytes: [UInt8] = []
+        for item in held where item.seq > subscriber.lastSent {
+            bytes.append(contentsOf: item.bytes)
+            subscriber.lastSent = item.seq
+        }
+        if !bytes.isEmpty { subscriber.stream.sendOnLoop(bytes) }
     }
+
+    private func sendSnapshot(to subscriber: EventSubscriber) {
+        let provider = snapshotProvider.withLock { $0 }
+        let latest = max(lastPublished, UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0)))
+        var snapshot = provider?(subscriber.filter) ?? Snapshot(seq: latest, members: [:])
+        snapshot.members["seq"] = .int(Int64(clamping: snapshot.seq))
+        snapshot.members["type"] = .string(RelayEventType.snapshot.rawValue)
+        subscriber.lastSent = snapshot.seq
+        let data = JSONValue.object(snapshot.members).jsonString
+        subscriber.stream.sendOnLoop(
+            SSEEncoder.encode(SSEEvent(id: String(snapshot.seq), event: RelayEventType.snapshot.rawValue, data: data)))
+    }
+}
+
+/// An event with its SSE bytes, encoded once for every subscriber.
+struct EncodedEvent: Sendable {
+    let seq: UInt64
+    let event: RelayEvent
+    let bytes: [UInt8]
 }

@@ -1,0 +1,205 @@
+import RelayCore
+import RelayHTTP
+
+/// The event stream (CONTRACT section 6): `GET /v1/stream` answers `text/event-stream` over
+/// HTTP/1.1 or as one HTTP/2 stream among many, and `POST /v1/stream-tickets` mints the
+/// short-lived tickets browsers present instead of the authorization header.
+///
+/// Auth follows the app API: the admin key sees every device, a device key only its own (its
+/// stream is forced to that device). Register this group before the app API's `/v1` group.
+public struct StreamRoutes: RouteGroup {
+    /// The stream's path.
+    public static let streamPath = "/v1/stream"
+    /// The ticket-minting path.
+    public static let ticketsPath = "/v1/stream-tickets"
+    /// The reconnection delay the stream announces first (`retry:`), in milliseconds.
+    public static let retryMilliseconds = 2000
+
+    let service: RelayService
+    let adminKey: AdminKey
+    let tickets: StreamTickets
+    let heartbeat: StreamHeartbeat
+
+    /// The stream over `service`'s hub, with `settings.stream`'s heartbeat and ticket lifetime.
+    /// Also installs the hub's snapshot provider (the service's activities and alarms).
+    public init(service: RelayService, settings: RouteSettings) {
+        self.service = service
+        adminKey = settings.adminKey
+        tickets = StreamTickets(lifetime: settings.stream.ticketLifetime)
+        heartbeat = StreamHeartbeat(interval: settings.stream.heartbeatInterval)
+        service.hub.setSnapshotProvider { [weak service] filter in
+            guard let service else { return EventHub.Snapshot(seq: 0, members: [:]) }
+            return StreamSnapshot.make(service: service, filter: filter)
+        }
+    }
+
+    public func owns(_ path: String) -> Bool { path == Self.streamPath || path == Self.ticketsPath }
+
+    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        let outcome: Result<ServerResponse, StreamError>
+        switch (request.request.path, request.request.method) {
+        case (Self.streamPath, "GET"):
+            outcome = openStream(request)
+        case (Self.ticketsPath, "POST"):
+            outcome = mintTicket(request)
+        case (Self.streamPath, _):
+            outcome = .failure(StreamError(405, "methodNotAllowed", "use GET \(Self.streamPath)"))
+        default:
+            outcome = .failure(StreamError(405, "methodNotAllowed", "use POST \(Self.ticketsPath)"))
+        }
+        switch outcome {
+        case .success(let response): respond(response)
+        case .failure(let error): respond(.full(error.response))
+        }
+    }
+
+    // MARK: - GET /v1/stream
+
+    private func openStream(_ request: ServerRequest) -> Result<ServerResponse, StreamError> {
+        let query: StreamQuery
+        switch StreamQuery.parse(request.request) {
+        case .success(let parsed): query = parsed
+        case .failure(let error): return .failure(error)
+        }
+        let scope: StreamScope
+        var filter = query.filter
+        if let ticket = query.ticket {
+            guard let grant = tickets.redeem(ticket, now: service.clock.realNow()) else {
+                return .failure(StreamError(401, "unauthorized", "the stream ticket is unknown, used or expired"))
+            }
+            switch Self.narrow(grant.filter, by: query.filter) {
+            case .success(let narrowed): filter = narrowed
+            case .failure(let error): return .failure(error)
+            }
+            scope = grant.scope
+        } else {
+            guard let resolved = StreamScope.resolve(request.request.headers, adminKey: adminKey, service: service) else {
+                return .failure(.unauthorized)
+            }
+            scope = resolved
+        }
+        switch scope.limit(filter) {
+        case .success(let limited): filter = limited
+        case .failure(let error): return .failure(error)
+        }
+        var headers = HTTPHeaders()
+        headers.add("content-type", "text/event-stream")
+        headers.add("cache-control", "no-cache")
+        headers.add("x-accel-buffering", "no")
+        let hub = service.hub
+        let heartbeat = heartbeat
+        let lastEventID = query.lastEventID
+        let streamFilter = filter
+        let conn = String(request.context.id)
+        return .success(
+            .stream(HTTPResponseHead(status: 200, headers: headers)) { stream in
+                stream.onEnd { reason in
+                    if reason == .tooSlow {
+                        RelayLog.info("stream.cut", ["conn": conn, "reason": "too slow", "buffer": String(stream.maxBufferedBytes)])
+                    } else {
+                        RelayLog.debug("stream.close", ["conn": conn, "reason": reason.rawValue])
+                    }
+                }
+                stream.sendOnLoop(Self.preamble)
+                heartbeat.add(stream)
+                hub.subscribe(stream, filter: streamFilter, lastEventID: lastEventID)
+            })
+    }
+
+    /// The first bytes of every stream: the reconnection delay, then a comment.
+    static let preamble: [UInt8] = Array("retry: \(retryMilliseconds)\n: activity-relay event stream\n\n".utf8)
+
+    /// A ticket's filter with the request's own narrowing: a field the ticket fixed may be
+    /// repeated but not changed; types may only be narrowed.
+    static func narrow(_ granted: EventFilter, by asked: EventFilter) -> Result<EventFilter, StreamError> {
+        var filter = granted
+        let pairs: [(WritableKeyPath<EventFilter, String?>, String)] = [
+            (\.deviceId, "deviceId"), (\.bundleId, "bundleId"), (\.activityId, "activityId"), (\.alarmId, "alarmId"),
+        ]
+        for (path, name) in pairs {
+            guard let wanted = asked[keyPath: path] else { continue }
+            if let fixed = granted[keyPath: path], fixed != wanted {
+                return .failure(StreamError(403, "forbidden", "the stream ticket was minted for another \(name)"))
+            }
+            filter[keyPath: path] = wanted
+        }
+        if let wanted = asked.types {
+            if let fixed = granted.types, !wanted.isSubset(of: fixed) {
+                return .failure(StreamError(403, "forbidden", "the stream ticket was minted for fewer event types"))
+            }
+            filter.types = wanted
+        }
+        return .success(filter)
+    }
+
+    // MARK: - POST /v1/stream-tickets
+
+    private func mintTicket(_ request: ServerRequest) -> Result<ServerResponse, StreamError> {
+        guard !request.bodyTooLarge else { return .failure(StreamError(413, "tooLarge", "the request body is too large")) }
+        guard let scope = StreamScope.resolve(request.request.headers, adminKey: adminKey, service: service) else {
+            return .failure(.unauthorized)
+        }
+        var filter: EventFilter
+        switch Self.ticketFilter(request.request.body) {
+        case .success(let parsed): filter = parsed
+        case .failure(let error): return .failure(error)
+        }
+        switch scope.limit(filter) {
+        case .success(let limited): filter = limited
+        case .failure(let error): return .failure(error)
+        }
+        switch tickets.issue(scope: scope, filter: filter, now: service.clock.realNow()) {
+        case .failure(let error):
+            return .failure(error)
+        case .success(let (ticket, grant)):
+            let body: JSONValue = [
+                "ticket": .string(ticket), "expiresAt": .number(grant.expiresAt),
+                "url": .string("\(Self.streamPath)?ticket=\(ticket)"),
+            ]
+            return .success(.full(JSONResponse.make(201, body, headers: [("cache-control", "no-store")])))
+        }
+    }
+
+    /// The filter a ticket request asks for: `{deviceId?, bundleId?, activityId?, alarmId?,
+    /// types?}` (types as an array of names or a comma list); an empty body asks for everything.
+    static func ticketFilter(_ body: [UInt8]) -> Result<EventFilter, StreamError> {
+        guard body.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else {
+            return .success(EventFilter())
+        }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body, maxDepth: 8)
+        } catch {
+            return .failure(StreamError(400, "invalidRequest", "the body is not JSON: \(error)"))
+        }
+        guard let members = json.objectValue else {
+            return .failure(StreamError(400, "invalidRequest", "the body must be a JSON object"))
+        }
+        var filter = EventFilter()
+        let fields: [(WritableKeyPath<EventFilter, String?>, String)] = [
+            (\.deviceId, "deviceId"), (\.bundleId, "bundleId"), (\.activityId, "activityId"), (\.alarmId, "alarmId"),
+        ]
+        for (path, name) in fields {
+            guard let value = members[name], value != .null else { continue }
+            guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= StreamQuery.maxIdentifierBytes else {
+                return .failure(StreamError(400, "invalidRequest", "\(name) must be a non-empty string of at most 256 bytes"))
+            }
+            filter[keyPath: path] = text
+        }
+        if let types = members["types"], types != .null {
+            let names: [String]
+            if let text = types.stringValue {
+                names = text.split(separator: ",").map(String.init)
+            } else if let list = types.arrayValue, list.allSatisfy({ $0.stringValue != nil }) {
+                names = list.compactMap(\.stringValue)
+            } else {
+                return .failure(StreamError(400, "invalidRequest", "types must be an array of event type names or a comma list"))
+            }
+            switch StreamQuery.parseTypes(names) {
+            case .success(let parsed): filter.types = parsed
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(filter)
+    }
+}

@@ -1,0 +1,51 @@
+import RelayCore
+
+/// The `snapshot` event a subscriber gets when it is too far behind the durable log: the current
+/// activities (not yet dismissed) and alarms its filter matches, in the app API's shapes, with the
+/// relay's clock.
+enum StreamSnapshot {
+    /// Reads the state and the sequence number it corresponds to in one critical section, so the
+    /// live events that follow the snapshot are exactly those after it.
+    static func make(service: RelayService, filter: EventFilter) -> EventHub.Snapshot {
+        let clock = service.clock.json
+        let now = clock["now"] ?? .null
+        return service.read { emulator in
+            var members: [String: JSONValue] = [
+                "at": now, "clock": clock,
+                "activities": .array(wantsActivities(filter) ? activities(emulator, filter).map(\.json) : []),
+                "alarms": .array(wantsAlarms(filter) ? alarms(emulator, filter).map(\.json) : []),
+            ]
+            if let deviceId = filter.deviceId { members["deviceId"] = .string(deviceId) }
+            return EventHub.Snapshot(seq: emulator.nextSeq - 1, members: members)
+        }
+    }
+
+    /// Activities on screen (dismissed ones have left it) that `filter` matches, oldest first.
+    static func activities(_ emulator: DeviceEmulator, _ filter: EventFilter) -> [LiveActivity] {
+        guard filter.alarmId == nil else { return [] }
+        return emulator.activities.values.filter { activity in
+            activity.state != .dismissed && (filter.deviceId.map { $0 == activity.deviceId } ?? true)
+                && (filter.bundleId.map { $0 == activity.bundleId } ?? true)
+                && (filter.activityId.map { $0 == activity.id } ?? true)
+        }
+        .sorted { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
+    }
+
+    /// Alarms that `filter` matches, by id.
+    static func alarms(_ emulator: DeviceEmulator, _ filter: EventFilter) -> [Alarm] {
+        guard filter.activityId == nil else { return [] }
+        return emulator.alarms.values.filter { alarm in
+            (filter.deviceId.map { $0 == alarm.deviceId } ?? true) && (filter.bundleId.map { $0 == alarm.bundleId } ?? true)
+                && (filter.alarmId.map { $0 == alarm.id } ?? true)
+        }
+        .sorted { $0.id < $1.id }
+    }
+
+    private static func wantsActivities(_ filter: EventFilter) -> Bool {
+        filter.types.map { $0.contains { $0.rawValue.hasPrefix("activity.") } } ?? true
+    }
+
+    private static func wantsAlarms(_ filter: EventFilter) -> Bool {
+        filter.types.map { $0.contains { $0.rawValue.hasPrefix("alarm.") } } ?? true
+    }
+}
