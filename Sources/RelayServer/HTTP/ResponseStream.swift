@@ -55,7 +55,10 @@ public final class ResponseStream: Sendable {
     /// `send` for callers already on the stream's loop (the fan-out hub batches per loop).
     public func sendOnLoop(_ bytes: [UInt8]) {
         guard !isEnded, let session = session.withLock({ $0.value }) else { return }
-        if session.bufferedBytes(streamID: streamID) + bytes.count > maxBufferedBytes {
+        // Too slow means unsent data is piling up: a stream that has drained may take one write
+        // larger than the bound (a big batch or snapshot), so the bound is max + one write.
+        let buffered = session.bufferedBytes(streamID: streamID)
+        if buffered > 0, buffered + bytes.count > maxBufferedBytes {
             session.abortStream(streamID: streamID)
             end(.tooSlow)
             return

@@ -87,8 +87,9 @@ public final class EventHub: Sendable {
     // MARK: - Subscribing
 
     /// Subscribes `stream` (call on its loop) to events matching `filter`, after replaying what
-    /// followed `lastEventID` when given.
-    public func subscribe(_ stream: ResponseStream, filter: EventFilter, lastEventID: UInt64?) {
+    /// followed `lastEventID` when given. `preamble` goes first, in the same write as a snapshot
+    /// (so a snapshot larger than the stream's bound still goes out whole on a fresh stream).
+    public func subscribe(_ stream: ResponseStream, filter: EventFilter, lastEventID: UInt64?, preamble: [UInt8] = []) {
         let subscriber: EventSubscriber = state.withLock { state in
             let subscriber = EventSubscriber(
                 id: state.nextID, filter: filter, stream: stream, replaying: lastEventID != nil)
@@ -100,25 +101,31 @@ public final class EventHub: Sendable {
         stream.onEnd { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        guard let lastEventID else { return }
+        guard let lastEventID else {
+            if !preamble.isEmpty { stream.sendOnLoop(preamble) }
+            return
+        }
         let published = state.withLock { $0.published }
         let latest = UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0))
         let oldest = UInt64(max(0, (try? store.reader.oldestEventSeq()).flatMap { $0 } ?? 0))
         if lastEventID > max(published, latest) || (oldest > 0 && lastEventID + 1 < oldest) {
-            sendSnapshot(to: subscriber)
+            sendSnapshot(to: subscriber, after: preamble)
             endReplay(subscriber)
         } else {
+            if !preamble.isEmpty { stream.sendOnLoop(preamble) }
             subscriber.lastSent = lastEventID
             replayStep(subscriber, after: lastEventID)
         }
     }
 
-    /// Sends one page of logged events after `cursor`, then schedules the next; waits while the
-    /// stream's buffer is over half full so the replay never trips the slow-subscriber cut-off.
+    /// Sends logged events after `cursor`, as many as fit in half the stream's buffer, then
+    /// schedules the next step; waits while the buffer is over half full, so a long replay never
+    /// trips the slow-subscriber cut-off.
     private func replayStep(_ subscriber: EventSubscriber, after cursor: UInt64) {
         let stream = subscriber.stream
         guard !stream.isEnded else { return }
-        if stream.bufferedBytes > stream.maxBufferedBytes / 2 {
+        let room = stream.maxBufferedBytes / 2 - stream.bufferedBytes
+        guard room > 0 else {
             _ = stream.loop.schedule(after: 0.005) { [self] in self.replayStep(subscriber, after: cursor) }
             return
         }
@@ -132,17 +139,22 @@ public final class EventHub: Sendable {
             return
         }
         var bytes: [UInt8] = []
-        for stored in page where UInt64(stored.seq) > subscriber.lastSent {
+        var consumed = 0
+        for stored in page {
             let data = String(decoding: stored.data, as: UTF8.self)
-            SSEEncoder.append(SSEEvent(id: String(stored.seq), event: stored.type, data: data), to: &bytes)
-            subscriber.lastSent = UInt64(stored.seq)
+            let event = SSEEncoder.encode(SSEEvent(id: String(stored.seq), event: stored.type, data: data))
+            if !bytes.isEmpty, bytes.count + event.count > room { break }
+            bytes.append(contentsOf: event)
+            subscriber.lastSent = max(subscriber.lastSent, UInt64(stored.seq))
+            consumed += 1
         }
         if !bytes.isEmpty { stream.sendOnLoop(bytes) }
-        guard page.count == Self.replayPageSize, let last = page.last else {
+        guard consumed < page.count || page.count == Self.replayPageSize else {
             endReplay(subscriber)
             return
         }
-        stream.loop.execute { [self] in self.replayStep(subscriber, after: UInt64(last.seq)) }
+        let next = subscriber.lastSent
+        stream.loop.execute { [self] in self.replayStep(subscriber, after: next) }
     }
 
     /// Switches `subscriber` to live delivery, sending what was held during the replay.
@@ -162,7 +174,7 @@ public final class EventHub: Sendable {
         if !bytes.isEmpty { subscriber.stream.sendOnLoop(bytes) }
     }
 
-    private func sendSnapshot(to subscriber: EventSubscriber) {
+    private func sendSnapshot(to subscriber: EventSubscriber, after preamble: [UInt8]) {
         let provider = snapshotProvider.withLock { $0 }
         let latest = max(lastPublished, UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0)))
         var snapshot = provider?(subscriber.filter) ?? Snapshot(seq: latest, members: [:])
@@ -170,8 +182,9 @@ public final class EventHub: Sendable {
         snapshot.members["type"] = .string(RelayEventType.snapshot.rawValue)
         subscriber.lastSent = snapshot.seq
         let data = JSONValue.object(snapshot.members).jsonString
-        subscriber.stream.sendOnLoop(
-            SSEEncoder.encode(SSEEvent(id: String(snapshot.seq), event: RelayEventType.snapshot.rawValue, data: data)))
+        var bytes = preamble
+        SSEEncoder.append(SSEEvent(id: String(snapshot.seq), event: RelayEventType.snapshot.rawValue, data: data), to: &bytes)
+        subscriber.stream.sendOnLoop(bytes)
     }
 }
 

@@ -100,9 +100,8 @@ public struct StreamRoutes: RouteGroup {
                         RelayLog.debug("stream.close", ["conn": conn, "reason": reason.rawValue])
                     }
                 }
-                stream.sendOnLoop(Self.preamble)
                 heartbeat.add(stream)
-                hub.subscribe(stream, filter: streamFilter, lastEventID: lastEventID)
+                hub.subscribe(stream, filter: streamFilter, lastEventID: lastEventID, preamble: Self.preamble)
             })
     }
 

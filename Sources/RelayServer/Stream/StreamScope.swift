@@ -25,8 +25,8 @@ public enum StreamScope: Sendable, Hashable {
         guard let value = headers["authorization"], value.utf8.count <= 1024 else { return nil }
         let parts = value.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
-        let key = parts[1]
-        guard !key.contains(" "), !key.contains("\t") else { return nil }
+        let key = parts[1].drop { $0 == " " }
+        guard !key.isEmpty, !key.contains(" "), !key.contains("\t") else { return nil }
         return String(key)
     }
 

@@ -58,9 +58,18 @@ public final class EventStreamConnection {
     /// Comments (heartbeats) received so far.
     public var commentCount: Int { parser.commentCount }
 
-    /// Waits up to `timeout` seconds (nil: for ever) for more of the stream.
+    /// Waits up to `timeout` seconds (nil: for ever) for more of the stream. A connection that
+    /// closes, even in the middle of a chunk (a relay cutting a slow subscriber off), is `.ended`:
+    /// the incomplete event is dropped and the stream resumes from `lastEventID`.
     public func next(timeout: Double?) throws(HTTPSClientError) -> Next {
-        switch try connection.readBody(timeout: timeout) {
+        let piece: HTTPSConnection.BodyPiece
+        do {
+            piece = try connection.readBody(timeout: timeout)
+        } catch {
+            if case .closed = error { return .ended }
+            throw error
+        }
+        switch piece {
         case .bytes(let bytes):
             do {
                 return .events(try parser.feed(bytes))
