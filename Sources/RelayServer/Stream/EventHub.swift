@@ -86,13 +86,25 @@ public final class EventHub: Sendable {
 
     // MARK: - Subscribing
 
-    /// Subscribes `stream` (call on its loop) to events matching `filter`, after replaying what
-    /// followed `lastEventID` when given. `preamble` goes first, in the same write as a snapshot
-    /// (so a snapshot larger than the stream's bound still goes out whole on a fresh stream).
-    public func subscribe(_ stream: ResponseStream, filter: EventFilter, lastEventID: UInt64?, preamble: [UInt8] = []) {
+    /// Where a new subscriber starts.
+    public enum Start: Sendable, Equatable {
+        /// With the next event published.
+        case live
+        /// With every matching event after this id (`Last-Event-ID`), from the durable log; a
+        /// `snapshot` instead when the log no longer reaches back that far, or the id is ahead
+        /// of anything published (another data directory's).
+        case after(UInt64)
+        /// With a `snapshot` of the current state (what a fresh renderer needs), then live events.
+        case snapshot
+    }
+
+    /// Subscribes `stream` (call on its loop) to events matching `filter` from `start`.
+    /// `preamble` goes first, in the same write as a snapshot (so a snapshot larger than the
+    /// stream's bound still goes out whole on a fresh stream).
+    public func subscribe(_ stream: ResponseStream, filter: EventFilter, from start: Start, preamble: [UInt8] = []) {
         let subscriber: EventSubscriber = state.withLock { state in
             let subscriber = EventSubscriber(
-                id: state.nextID, filter: filter, stream: stream, replaying: lastEventID != nil)
+                id: state.nextID, filter: filter, stream: stream, replaying: start != .live)
             state.nextID += 1
             state.subscribers[subscriber.id] = subscriber
             return subscriber
@@ -101,20 +113,24 @@ public final class EventHub: Sendable {
         stream.onEnd { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
-        guard let lastEventID else {
+        switch start {
+        case .live:
             if !preamble.isEmpty { stream.sendOnLoop(preamble) }
-            return
-        }
-        let published = state.withLock { $0.published }
-        let latest = UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0))
-        let oldest = UInt64(max(0, (try? store.reader.oldestEventSeq()).flatMap { $0 } ?? 0))
-        if lastEventID > max(published, latest) || (oldest > 0 && lastEventID + 1 < oldest) {
+        case .snapshot:
             sendSnapshot(to: subscriber, after: preamble)
             endReplay(subscriber)
-        } else {
-            if !preamble.isEmpty { stream.sendOnLoop(preamble) }
-            subscriber.lastSent = lastEventID
-            replayStep(subscriber, after: lastEventID)
+        case .after(let lastEventID):
+            let published = state.withLock { $0.published }
+            let latest = UInt64(max(0, (try? store.reader.latestEventSeq()).flatMap { $0 } ?? 0))
+            let oldest = UInt64(max(0, (try? store.reader.oldestEventSeq()).flatMap { $0 } ?? 0))
+            if lastEventID > max(published, latest) || (oldest > 0 && lastEventID + 1 < oldest) {
+                sendSnapshot(to: subscriber, after: preamble)
+                endReplay(subscriber)
+            } else {
+                if !preamble.isEmpty { stream.sendOnLoop(preamble) }
+                subscriber.lastSent = lastEventID
+                replayStep(subscriber, after: lastEventID)
+            }
         }
     }
 

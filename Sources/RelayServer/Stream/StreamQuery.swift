@@ -8,6 +8,14 @@ struct StreamQuery: Sendable, Equatable {
     var lastEventID: UInt64?
     /// A stream ticket given instead of the authorization header.
     var ticket: String?
+    /// `snapshot=true`: start with the current state (ignored when resuming).
+    var snapshot = false
+
+    /// Where the subscriber starts.
+    var start: EventHub.Start {
+        if let lastEventID { return .after(lastEventID) }
+        return snapshot ? .snapshot : .live
+    }
 
     /// Longest identifier accepted in a filter.
     static let maxIdentifierBytes = 256
@@ -38,6 +46,11 @@ struct StreamQuery: Sendable, Equatable {
                     return .failure(StreamError(400, "invalidRequest", "lastEventId \(quoted(value)) is not an event id"))
                 }
                 query.lastEventID = query.lastEventID ?? id
+            case "snapshot":
+                guard value == "true" || value == "false" || value == "1" || value == "0" else {
+                    return .failure(StreamError(400, "invalidRequest", "snapshot must be true or false"))
+                }
+                query.snapshot = value == "true" || value == "1"
             case "ticket":
                 query.ticket = query.ticket ?? String(value.prefix(512))
             default:

@@ -88,7 +88,7 @@ public struct StreamRoutes: RouteGroup {
         headers.add("x-accel-buffering", "no")
         let hub = service.hub
         let heartbeat = heartbeat
-        let lastEventID = query.lastEventID
+        let start = query.start
         let streamFilter = filter
         let conn = String(request.context.id)
         return .success(
@@ -101,7 +101,7 @@ public struct StreamRoutes: RouteGroup {
                     }
                 }
                 heartbeat.add(stream)
-                hub.subscribe(stream, filter: streamFilter, lastEventID: lastEventID, preamble: Self.preamble)
+                hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
             })
     }
 

@@ -102,6 +102,15 @@ final class StreamDeliveryTests: XCTestCase {
         let live = try stream.collect(1)
         XCTAssertEqual(live.first?.seq, 1001)
         stream.close()
+        // A fresh renderer asks for the current state first.
+        let fresh = try relay.openStream("/v1/stream?snapshot=true&types=activity.updated")
+        let first = try XCTUnwrap(fresh.collect(1).first)
+        XCTAssertEqual(first.event, "snapshot")
+        XCTAssertEqual(first.json["activities"]?.arrayValue?.count, 2)
+        XCTAssertEqual(first.seq, 1001)
+        try relay.updateActivity(activity, count: 1, from: 5002)
+        XCTAssertEqual(try fresh.collect(1).map(\.seq), [1002])
+        fresh.close()
         // An id from the future (another data directory) also gets a snapshot rather than silence.
         let ahead = try relay.openStream(lastEventID: "999999")
         XCTAssertEqual(try ahead.collect(1).first?.event, "snapshot")

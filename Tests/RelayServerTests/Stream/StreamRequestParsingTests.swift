@@ -17,6 +17,8 @@ final class StreamRequestParsingTests: XCTestCase {
             ("lastEventId=41", nil, StreamQuery(lastEventID: 41)),
             ("lastEventId=41", "42", StreamQuery(lastEventID: 42)),
             ("ticket=abc&deviceId=", nil, StreamQuery(ticket: "abc")),
+            ("snapshot=true", nil, StreamQuery(snapshot: true)),
+            ("snapshot=maybe", nil, nil),
             ("types=activity.bogus", nil, nil),
             ("types=snapshot", nil, nil),
             ("lastEventId=-1", nil, nil),

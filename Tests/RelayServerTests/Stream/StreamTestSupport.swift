@@ -153,3 +153,20 @@ struct StreamTestError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+extension LiveRelay {
+    /// Moves the virtual clock forward by `seconds` and waits for the commit.
+    func advanceClock(by seconds: Double) throws {
+        let done = DispatchSemaphore(value: 0)
+        let failed = ResultBox<Bool>()
+        runtime.service.changeClock({ clock, real throws(ClockError) in try clock.advance(by: seconds, real: real) }) { outcome in
+            if case .failure = outcome { failed.set(.success(.success(true))) }
+            done.signal()
+        }
+        XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "clock change timed out")
+        XCTAssertNil(try? failed.get(), "clock change failed")
+    }
+
+    /// The relay's current time.
+    var now: UnixSeconds { runtime.service.clock.now() }
+}

@@ -1,0 +1,74 @@
+public import RelayCore
+public import RelayHTTP
+
+/// What the terminal renderer knows: the latest state of every activity still on screen and every
+/// alarm, built from stream events alone (a `snapshot` replaces it all). Pure: times are arguments.
+public struct WatchBoard: Sendable {
+    /// Activities by id, in the app API's shape.
+    public private(set) var activities: [String: JSONValue] = [:]
+    /// Alarms by id, in the app API's shape.
+    public private(set) var alarms: [String: JSONValue] = [:]
+    /// The relay's clock as estimated from what the relay said.
+    public private(set) var clock: WatchClock
+    /// Events applied so far.
+    public private(set) var eventCount = 0
+    /// Whether a snapshot has been applied.
+    public private(set) var hasSnapshot = false
+
+    /// An empty board whose clock starts as `clock`.
+    public init(clock: WatchClock) { self.clock = clock }
+
+    /// Applies one stream event received at local time `local`. Events that are not JSON objects
+    /// are counted and otherwise ignored.
+    public mutating func apply(_ event: SSEEvent, local: Double) {
+        eventCount += 1
+        guard let data = try? JSONValue(parsing: event.data), data.objectValue != nil else { return }
+        let type = event.event ?? data["type"]?.stringValue ?? ""
+        switch type {
+        case RelayEventType.snapshot.rawValue:
+            activities = Self.byID(data["activities"])
+            alarms = Self.byID(data["alarms"])
+            if let relayClock = data["clock"] { clock.observe(relayClock, at: local, force: true) }
+            hasSnapshot = true
+        case RelayEventType.clock.rawValue:
+            if let relayClock = data["clock"] { clock.observe(relayClock, at: local, force: false) }
+        case RelayEventType.alarmRemoved.rawValue:
+            if let id = data["alarm"]?["id"]?.stringValue { alarms[id] = nil }
+        case RelayEventType.alarmUpdated.rawValue:
+            if let alarm = data["alarm"], let id = alarm["id"]?.stringValue { alarms[id] = alarm }
+        default:
+            guard type.hasPrefix("activity."), let activity = data["activity"], let id = activity["id"]?.stringValue else {
+                return
+            }
+            let gone = type == RelayEventType.activityDismissed.rawValue || activity["state"]?.stringValue == "dismissed"
+            activities[id] = gone ? nil : activity
+        }
+    }
+
+    /// Sets the clock from a `GET /v1/clock` answer read at `local`.
+    public mutating func setClock(_ relayClock: JSONValue, local: Double) {
+        clock.observe(relayClock, at: local, force: true)
+    }
+
+    /// Activities oldest first (by `startedAt`, then id).
+    public var orderedActivities: [JSONValue] {
+        activities.values.sorted { left, right in
+            let a = left["startedAt"]?.doubleValue ?? 0
+            let b = right["startedAt"]?.doubleValue ?? 0
+            return a != b ? a < b : (left["id"]?.stringValue ?? "") < (right["id"]?.stringValue ?? "")
+        }
+    }
+
+    /// Alarms by id.
+    public var orderedAlarms: [JSONValue] {
+        alarms.values.sorted { ($0["id"]?.stringValue ?? "") < ($1["id"]?.stringValue ?? "") }
+    }
+
+    private static func byID(_ list: JSONValue?) -> [String: JSONValue] {
+        var items: [String: JSONValue] = [:]
+        for item in list?.arrayValue ?? [] {
+            if let id = item["id"]?.stringValue { items[id] = item }
+        }
+        return items
+    }
+}
