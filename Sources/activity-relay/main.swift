@@ -10,6 +10,8 @@ let usage = """
                                         run the relay (defaults: 127.0.0.1:8443, ./.relay, system clock)
       simulate SCENARIO.json [--json]   run a scenario offline on a virtual clock and print its timeline
       token [--data DIR]                print a fresh provider JWT (ES256) for the data directory's dev key
+      watch [--url URL] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]
+                                        live activities and alarm countdowns from the event stream
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,6 +26,8 @@ case "simulate":
     exit(SimulateCommand.run(arguments))
 case "token":
     exit(TokenCommand.run(arguments))
+case "watch":
+    exit(WatchCommand.run(arguments))
 case "--help", "-h", "help":
     print(usage)
 default:
