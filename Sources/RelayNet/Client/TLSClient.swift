@@ -34,6 +34,9 @@ public final class TLSClient {
     private var isClosed = false
     private var peerEnded = false
     private var scratch = [UInt8](repeating: 0, count: 16_384)
+    /// Absorbs the copy a memory BIO makes of ciphertext already sent (kept apart from `scratch`,
+    /// which may hold plaintext not yet returned).
+    private var discard = [UInt8](repeating: 0, count: 16_384)
 
     private init(fd: Int32, ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer, context: TLSClientContext, peer: String) {
         self.fd = fd
@@ -197,8 +200,13 @@ public final class TLSClient {
             guard let data, length > 0 else { return }
             let sent = send(fd, data, length, Int32(MSG_NOSIGNAL))
             if sent > 0 {
-                _ = scratch.withUnsafeMutableBytes { raw in
-                    BIO_read(sslToNetwork, raw.baseAddress, Int32(min(sent, raw.count)))
+                var left = sent
+                while left > 0 {
+                    let step = discard.withUnsafeMutableBytes { raw in
+                        BIO_read(sslToNetwork, raw.baseAddress, Int32(min(left, raw.count)))
+                    }
+                    guard step > 0 else { break }
+                    left -= Int(step)
                 }
                 continue
             }

@@ -87,6 +87,7 @@ public final class WatchSession {
                 continue
             }
             connections += 1
+            let connectedAt = Self.localNow()
             status("connected to \(options.host):\(options.port)" + (lastEventID.map { ", resuming after event \($0)" } ?? ""))
             let reason = pump(stream, output: output)
             stream.close()
@@ -98,8 +99,10 @@ public final class WatchSession {
                 return .failed(reason)
             }
             guard !stopped.load(ordering: .relaxed) else { break }
-            let retry = Double(stream.reconnectionTime ?? 1000) / 1000
-            backoff = min(options.maxBackoff, backoff == 0 ? retry : backoff * 2)
+            // A connection that held a while starts over at the server's delay; quick drops back off.
+            let retry = min(options.maxBackoff, Double(stream.reconnectionTime ?? 1000) / 1000)
+            let held = Self.localNow() - connectedAt >= 10
+            backoff = held ? retry : min(options.maxBackoff, max(retry, backoff * 2))
             status("\(reason); resuming in \(Self.seconds(backoff))")
             wait(backoff, output: output)
         }
