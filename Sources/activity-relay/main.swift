@@ -7,6 +7,7 @@ let usage = """
 
     commands:
       simulate SCENARIO.json [--json]   run a scenario offline on a virtual clock and print its timeline
+      token [--data DIR]                print a fresh provider JWT (ES256) for the data directory's dev key
     """
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -17,6 +18,8 @@ arguments.removeFirst()
 switch command {
 case "simulate":
     exit(SimulateCommand.run(arguments))
+case "token":
+    exit(TokenCommand.run(arguments))
 case "--help", "-h", "help":
     print(usage)
 default:
