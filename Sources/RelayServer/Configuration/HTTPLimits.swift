@@ -21,6 +21,15 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maxHeaderListSize: Int = 16_384
     /// The largest request body accepted; larger is 413. Default 64 KiB (provider payloads are at most 5 KiB).
     public var maxBodyBytes: Int = 65_536
+    /// Seconds an HTTP/1.1 request body may take to arrive once its head is complete. Default 30.
+    public var bodyReadTimeout: Double = 30
+    /// Bytes a streaming response may have queued before its subscriber counts as too slow. Default 1 MiB.
+    public var streamBufferBytes: Int = 1_048_576
+    /// Whether a new HTTP/2 connection is allowed one stream until it shows who it is (a valid
+    /// provider token, or any request that is not for the provider API), as APNs does. Off by
+    /// default: clients that open many streams before reading SETTINGS (h2load) see the excess
+    /// refused, which real APNs clients handle but load tools count as failures.
+    public var gateUntilAuthenticated: Bool = false
 
     /// The defaults.
     public init() {}
