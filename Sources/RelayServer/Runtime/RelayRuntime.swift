@@ -21,6 +21,11 @@ public final class RelayRuntime: Sendable {
         public var tickInterval = 0.1
         /// The admin API key (from the data directory); it reaches every device.
         public var adminKey = ""
+        /// The provider keys whose tokens the provider API accepts (the configured keys and the
+        /// data directory's development key; see `ProviderKeyring(configuration:developmentKey:)`).
+        public var providerKeyring = ProviderKeyring(keys: [])
+        /// Provider API requests refused in a row before the connection gets GOAWAY; 0 never.
+        public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
         /// Builds the route groups for a service; the default is every surface of the relay.
         public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
 
@@ -54,7 +59,10 @@ public final class RelayRuntime: Sendable {
         let group = try EventLoopGroup(threads: max(1, options.threads))
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
-        let router = Router(groups: options.routes(service, RouteSettings(adminKey: options.adminKey)))
+        let settings = RouteSettings(
+            adminKey: options.adminKey, providerKeyring: options.providerKeyring,
+            providerRefusalLimit: options.providerRefusalLimit)
+        let router = Router(groups: options.routes(service, settings))
         let limits = options.httpLimits
         let refresh = options.rules.providerTokenRefreshInterval
         let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {
