@@ -61,8 +61,8 @@ extension ProviderRoutes {
                             200, requestID: requestID, extra: [("apns-unique-id", pushContext.uniqueId)])
                     }
                 Self.logPush(result.record, connection: context, streamID: streamID)
-                count(status: result.status, reason: result.error?.reason, on: context)
                 respond(.full(response))
+                count(status: result.status, reason: result.error?.reason, on: context)
             case .failure(let error):
                 RelayLog.error(
                     "broadcast.store", ["conn": String(context.id), "requestId": requestID, "error": error.description])

@@ -37,8 +37,8 @@ extension ProviderRoutes {
                     "op": operation, "channel": ProviderRequestRecord.prefix(channel), "status": String(response.status),
                     "reason": reason?.rawValue ?? "-",
                 ])
-            count(status: response.status, reason: reason, on: context)
             respond(.full(response))
+            count(status: response.status, reason: reason, on: context)
         }
 
         let checked: ChannelManagementRequest

@@ -41,8 +41,8 @@ extension ProviderRoutes {
                         APNsResponse.accepted(apnsID: apnsID, uniqueID: pushContext.uniqueId)
                     }
                 Self.logPush(result.record, connection: connection, streamID: streamID)
-                count(status: result.status, reason: result.error?.reason, on: connection)
                 respond(.full(response))
+                count(status: result.status, reason: result.error?.reason, on: connection)
             case .failure(let error):
                 RelayLog.error(
                     "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])

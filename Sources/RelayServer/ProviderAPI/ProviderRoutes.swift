@@ -83,8 +83,9 @@ public struct ProviderRoutes: RouteGroup {
 
     /// Counts a provider answer on its connection: a refusal (4xx other than 410, which Apple
     /// says "isn't considered an error condition") adds one, anything else starts over. At
-    /// `refusalLimit` in a row the connection is closed with GOAWAY `{"reason": reason}` once
-    /// the answers already under way are sent. Callable from any thread.
+    /// `refusalLimit` in a row the connection is closed with GOAWAY `{"reason": reason}`. Call it
+    /// after `respond`: both hop to the connection's loop in order, so the answer leaves before
+    /// the GOAWAY (clients such as python `h2` drop answers that arrive after one). Any thread.
     func count(status: Int, reason: APNsReason?, on context: ConnectionContext) {
         guard (400..<500).contains(status), status != 410 else {
             context.providerRefusalsInARow.store(0, ordering: .relaxed)
