@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayNet
 import RelayServer
+import RelayTestKit
 import XCTest
 
 /// Provider-token rules per connection, GOAWAY with APNs' JSON reasons, the one-stream gate and
@@ -147,6 +148,30 @@ final class ProviderConnectionLiveTests: XCTestCase {
         many.repeatCount = 5
         let result = try XCTUnwrap(try provider.h2([["requests": [burst.json, many.json]]]).first)
         XCTAssertEqual(result.answers.map(\.status), Array(repeating: 200, count: 6))
+    }
+
+    func testWithoutALPNTheFirstBytesChooseTheProtocol() throws {
+        try start { $0.httpLimits.headerReadTimeout = 0.5 }
+        // HTTP/1.1 without ALPN (HTTP/2 without ALPN is what aioapns does: AioapnsLiveTests).
+        let http1 = try provider.relay.curl([
+            "--no-alpn", "--http1.1", "-w", " %{http_version}", "\(provider.relay.base)/healthz",
+        ])
+        XCTAssertTrue(http1.stdout.hasSuffix(" 1.1"), http1.stdout + http1.stderr)
+        XCTAssertTrue(http1.stdout.contains(#""protocol":"http/1.1""#), http1.stdout)
+        // A client without ALPN that says nothing is closed after the header timeout.
+        let script = """
+            import socket, ssl, sys, time
+            ctx = ssl.create_default_context(cafile=sys.argv[2])
+            s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            s.settimeout(10)
+            start = time.time()
+            data = s.recv(100)
+            print(len(data), round(time.time() - start, 1))
+            """
+        let silent = try ChildProcess.run(["python3", "-c", script, String(provider.port), provider.caPath], timeout: 30)
+        let fields = silent.stdout.split(separator: " ")
+        XCTAssertEqual(fields.first, "0", silent.stdout + silent.stderr)
+        XCTAssertLessThan(Double(fields.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99, 5)
     }
 
     func testOverHTTP1TheProviderAPIAnswers505() throws {
