@@ -9,6 +9,6 @@ public struct RouteSettings: Sendable {
 /// Every surface of the relay, in the order the router tries them.
 public enum DefaultRoutes {
     public static func all(service: RelayService, settings: RouteSettings) -> [any RouteGroup] {
-        [HealthRoutes(service: service)]
+        [HealthRoutes(service: service)] + AppAPI.routes(service: service, settings: settings)
     }
 }
