@@ -35,7 +35,8 @@ extension DataDirectory {
 
     /// The file's name inside the directory, or its role for files kept elsewhere.
     private static func label(_ file: DataFile) -> String {
-        file.status == .configured ? "tls \(file.role == .certificate ? "certificate" : "key")" : FileSystem.baseName(of: file.path)
+        file.status == .configured
+            ? "tls \(file.role == .certificate ? "certificate" : "key")" : FileSystem.baseName(of: file.path)
     }
 
     private static func purpose(_ file: DataFile) -> String {

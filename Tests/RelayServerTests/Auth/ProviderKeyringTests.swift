@@ -24,7 +24,8 @@ final class ProviderKeyringTests: XCTestCase {
               {"teamId": "TEAM000001", "keyId": "KEY0000001", "p8Path": "keys/team.p8", "bundleIds": ["com.example.app"]},
               {"teamId": "TEAM000001", "keyId": "KEY0000002", "publicKeyPath": "keys/public.pem", "bundleIds": ["*"]}]}
             """)
-        let configuration = try RelayConfiguration.parse(arguments: ["--config", "relay.json"], workingDirectory: scratch.path)
+        let configuration = try RelayConfiguration.parse(
+            arguments: ["--config", "relay.json"], workingDirectory: scratch.path)
         keyring = try ProviderKeyring(configuration: configuration, developmentKey: devKey)
     }
 
@@ -46,14 +47,22 @@ final class ProviderKeyringTests: XCTestCase {
 
     func testUnknownKidWrongTeamAndBadSignatureAreInvalidProviderToken() throws {
         let table: [(ProviderToken, String)] = [
-            (try token(team: "DEVTEAM000", key: "NOSUCHKEY1", signedWith: devKey),
-             "kid 'NOSUCHKEY1' is not a key this relay knows; configured: DEVKEY0000, KEY0000001, KEY0000002"),
-            (try token(team: "TEAM000001", key: "DEVKEY0000", signedWith: devKey),
-             "iss 'TEAM000001' is not the team of key 'DEVKEY0000' (DEVTEAM000)"),
-            (try token(team: "TEAM000001", key: "KEY0000001", signedWith: devKey),
-             "the ES256 signature does not verify with key 'KEY0000001'"),
-            (try token(team: "TEAM000001", key: "KEY0000002", signedWith: teamKey),
-             "the ES256 signature does not verify with key 'KEY0000002'"),
+            (
+                try token(team: "DEVTEAM000", key: "NOSUCHKEY1", signedWith: devKey),
+                "kid 'NOSUCHKEY1' is not a key this relay knows; configured: DEVKEY0000, KEY0000001, KEY0000002"
+            ),
+            (
+                try token(team: "TEAM000001", key: "DEVKEY0000", signedWith: devKey),
+                "iss 'TEAM000001' is not the team of key 'DEVKEY0000' (DEVTEAM000)"
+            ),
+            (
+                try token(team: "TEAM000001", key: "KEY0000001", signedWith: devKey),
+                "the ES256 signature does not verify with key 'KEY0000001'"
+            ),
+            (
+                try token(team: "TEAM000001", key: "KEY0000002", signedWith: teamKey),
+                "the ES256 signature does not verify with key 'KEY0000002'"
+            ),
         ]
         for (token, message) in table {
             XCTAssertEqual(keyring.verify(token), APNsError(.invalidProviderToken, message))
@@ -89,31 +98,38 @@ final class ProviderKeyringTests: XCTestCase {
     func testKeyringPlugsIntoProviderTokenChurn() throws {
         let now: UnixSeconds = 1_700_000_100
         var churn = ProviderTokenChurn()
-        let text = try JWTSigner.makeProviderToken(teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_700_000_000, key: devKey)
+        let text = try JWTSigner.makeProviderToken(
+            teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_700_000_000, key: devKey)
         let accepted = churn.authenticate(
             authorization: "bearer " + text, at: now, parseJSON: { try JSONValue(parsing: $0) }, verify: keyring.verify)
         XCTAssertEqual(try accepted.get().keyID, "DEVKEY0000")
-        let forged = try JWTSigner.makeProviderToken(teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_700_000_000, key: teamKey)
+        let forged = try JWTSigner.makeProviderToken(
+            teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: 1_700_000_000, key: teamKey)
         var fresh = ProviderTokenChurn()
         let refused = fresh.authenticate(
-            authorization: "bearer " + forged, at: now, parseJSON: { try JSONValue(parsing: $0) }, verify: keyring.verify)
+            authorization: "bearer " + forged, at: now, parseJSON: { try JSONValue(parsing: $0) },
+            verify: keyring.verify)
         XCTAssertEqual(refused.failureReason, .invalidProviderToken)
     }
 
     func testUnreadableOrWrongKeyFilesAreConfigurationErrors() throws {
         try scratch.write("keys/team.p8", "garbage")
-        let configuration = try RelayConfiguration.parse(arguments: ["--config", "relay.json"], workingDirectory: scratch.path)
+        let configuration = try RelayConfiguration.parse(
+            arguments: ["--config", "relay.json"], workingDirectory: scratch.path)
         XCTAssertThrowsError(try ProviderKeyring(configuration: configuration, developmentKey: devKey)) { error in
             let text = (error as? ConfigurationError)?.description ?? ""
             XCTAssertTrue(
-                text.hasPrefix("relay.json: providerKeys[0].p8Path: \(self.scratch.file("keys/team.p8")) is not a P-256 key: "), text)
+                text.hasPrefix(
+                    "relay.json: providerKeys[0].p8Path: \(self.scratch.file("keys/team.p8")) is not a P-256 key: "),
+                text)
         }
         try FileManager.default.removeItem(atPath: scratch.file("keys/public.pem"))
         try scratch.write("keys/team.p8", try teamKey.pemRepresentation())
         XCTAssertThrowsError(try ProviderKeyring(configuration: configuration, developmentKey: devKey)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: providerKeys[1].publicKeyPath: cannot read \(self.scratch.file("keys/public.pem")): No such file or directory")
+                "relay.json: providerKeys[1].publicKeyPath: cannot read \(self.scratch.file("keys/public.pem")): No such file or directory"
+            )
         }
     }
 }

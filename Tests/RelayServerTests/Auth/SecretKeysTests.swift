@@ -37,7 +37,10 @@ final class SecretKeysTests: XCTestCase {
     func testAdminKeyTextMustBeAVisibleASCIIToken() {
         XCTAssertNotNil(AdminKey(String(repeating: "k", count: 16)))
         XCTAssertNotNil(AdminKey(String(repeating: "k", count: 512)))
-        for bad in [String(repeating: "k", count: 15), String(repeating: "k", count: 513), "has a space in the key", "tab\there-0123456789", "caf\u{e9}-0123456789abcdef"] {
+        for bad in [
+            String(repeating: "k", count: 15), String(repeating: "k", count: 513), "has a space in the key",
+            "tab\there-0123456789", "caf\u{e9}-0123456789abcdef",
+        ] {
             XCTAssertNil(AdminKey(bad), bad)
         }
     }
@@ -45,7 +48,9 @@ final class SecretKeysTests: XCTestCase {
     func testKeysNeverPrintTheirSecret() throws {
         let admin = try AdminKey.generate()
         let device = try DeviceKey.generate()
-        for (value, secret, name) in [(admin as Any, admin.secret, "AdminKey"), (device as Any, device.secret, "DeviceKey")] {
+        for (value, secret, name) in [
+            (admin as Any, admin.secret, "AdminKey"), (device as Any, device.secret, "DeviceKey"),
+        ] {
             XCTAssertEqual(String(describing: value), "\(name)(redacted)")
             XCTAssertEqual(String(reflecting: value), "\(name)(redacted)")
             var dumped = ""

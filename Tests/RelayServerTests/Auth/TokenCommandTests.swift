@@ -14,7 +14,8 @@ final class TokenCommandTests: XCTestCase {
     private var binary: String {
         get throws {
             let tests = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-            let path = URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("activity-relay").path
+            let path = URL(fileURLWithPath: tests).deletingLastPathComponent().appendingPathComponent("activity-relay")
+                .path
             guard FileManager.default.isExecutableFile(atPath: path) else {
                 throw XCTSkip("activity-relay is not built at \(path); run `swift build` first")
             }
@@ -35,7 +36,9 @@ final class TokenCommandTests: XCTestCase {
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 
     func testTokenPrintsOneFreshJWTThatVerifiesAgainstTheP8() throws {
@@ -64,7 +67,9 @@ final class TokenCommandTests: XCTestCase {
         let again = try run(["token", "--data=relay-data"])
         XCTAssertEqual(again.status, 0, again.stderr)
         XCTAssertEqual(try scratch.read("relay-data/dev-provider-key.p8"), Data(pem.utf8))
-        let second = try ProviderToken.parse(token: again.stdout.trimmingCharacters(in: .newlines)) { try JSONValue(parsing: $0) }.get()
+        let second = try ProviderToken.parse(token: again.stdout.trimmingCharacters(in: .newlines)) {
+            try JSONValue(parsing: $0)
+        }.get()
         XCTAssertTrue(ES256.verify(signature: second.signature, message: second.signingInput, key: publicKey))
     }
 
@@ -77,10 +82,15 @@ final class TokenCommandTests: XCTestCase {
     func testErrorsAreOneLineOnStderrWithStatus2() throws {
         try scratch.write("afile", "x")
         let table: [([String], String)] = [
-            (["token", "--listen", "x:1"], "activity-relay token: unknown option '--listen' (usage: token [--data DIR])\n"),
+            (
+                ["token", "--listen", "x:1"],
+                "activity-relay token: unknown option '--listen' (usage: token [--data DIR])\n"
+            ),
             (["token", "--data"], "--data: needs a value (usage: token [--data DIR])\n"),
-            (["token", "--data", "afile"],
-             "activity-relay token: \(scratch.file("afile")): cannot use \(scratch.file("afile")): it exists and is not a directory\n"),
+            (
+                ["token", "--data", "afile"],
+                "activity-relay token: \(scratch.file("afile")): cannot use \(scratch.file("afile")): it exists and is not a directory\n"
+            ),
         ]
         for (arguments, expected) in table {
             let result = try run(arguments)

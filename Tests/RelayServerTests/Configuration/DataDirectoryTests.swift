@@ -102,26 +102,32 @@ final class DataDirectoryTests: XCTestCase {
                         + "delete the file to generate a new key")
             }
         }
-        try scratch.write("nested/data/admin-key", "my-own-admin-key-0123", mode: 0o600)
-        XCTAssertEqual(try DataDirectory.prepare(configuration()).adminKey.secret, "my-own-admin-key-0123")
+        for own in ["my-own-admin-key-0123", "my-own-admin-key-0123\r\n", "my-own-admin-key-0123\n\n"] {
+            try scratch.write("nested/data/admin-key", own, mode: 0o600)
+            XCTAssertEqual(try DataDirectory.prepare(configuration()).adminKey.secret, "my-own-admin-key-0123")
+        }
 
         try scratch.write("nested/data/dev-provider-key.p8", "not a key", mode: 0o600)
         XCTAssertThrowsError(try DataDirectory.prepare(configuration())) { error in
             let text = (error as? DataDirectoryError)?.description ?? ""
-            XCTAssertTrue(text.hasPrefix("\(first.file("dev-provider-key.p8")): is not a P-256 private key PEM ("), text)
+            XCTAssertTrue(
+                text.hasPrefix("\(first.file("dev-provider-key.p8")): is not a P-256 private key PEM ("), text)
             XCTAssertTrue(text.hasSuffix("; delete the file to generate a new key"), text)
         }
         try FileManager.default.removeItem(atPath: first.file("dev-provider-key.p8"))
         try FileManager.default.removeItem(atPath: first.file("tls-key.pem"))
         XCTAssertThrowsError(try DataDirectory.prepare(configuration())) { error in
-            XCTAssertTrue("\(error)".contains("tls-cert.pem exists but \(first.file("tls-key.pem")) does not"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("tls-cert.pem exists but \(first.file("tls-key.pem")) does not"), "\(error)")
         }
     }
 
     func testDataPathThatIsAFileIsRefused() throws {
         let file = try scratch.write("plain", "x")
         XCTAssertThrowsError(try DataDirectory.prepare(configuration("plain"))) { error in
-            XCTAssertEqual((error as? DataDirectoryError)?.description, "\(file): cannot use \(file): it exists and is not a directory")
+            XCTAssertEqual(
+                (error as? DataDirectoryError)?.description,
+                "\(file): cannot use \(file): it exists and is not a directory")
         }
     }
 
@@ -151,7 +157,8 @@ final class DataDirectoryTests: XCTestCase {
         for name in allNames + ["relay.sqlite"] {
             XCTAssertTrue(lines.contains { $0.contains(directory.file(name)) }, name)
         }
-        XCTAssertTrue(lines.contains("try:   curl --cacert '\(directory.path)/tls-cert.pem' https://localhost:9443/healthz"))
+        XCTAssertTrue(
+            lines.contains("try:   curl --cacert '\(directory.path)/tls-cert.pem' https://localhost:9443/healthz"))
         XCTAssertTrue(lines.contains { $0.hasPrefix("token: activity-relay token --data \(quoted)") })
         XCTAssertTrue(lines.contains { $0.contains("team DEVTEAM000, key DEVKEY0000, any bundle ID") })
         XCTAssertTrue(directory.startupLines(port: 40_001).contains { $0.hasSuffix("https://localhost:40001/healthz") })
@@ -167,6 +174,7 @@ final class DataDirectoryTests: XCTestCase {
         XCTAssertEqual(token.teamID, "DEVTEAM000")
         XCTAssertEqual(token.issuedAt, 1_700_000_000)
         XCTAssertTrue(
-            ES256.verify(signature: token.signature, message: token.signingInput, key: try directory.devProviderKey.publicKey))
+            ES256.verify(
+                signature: token.signature, message: token.signingInput, key: try directory.devProviderKey.publicKey))
     }
 }

@@ -32,7 +32,9 @@ final class RelayConfigurationArgumentsTests: XCTestCase {
     }
 
     func testFlagsSetTheirOptions() throws {
-        let configuration = try parse(["--listen", "[::1]:9000", "--data", "state/../x", "--clock=virtual", "--threads", "3"])
+        let configuration = try parse([
+            "--listen", "[::1]:9000", "--data", "state/../x", "--clock=virtual", "--threads", "3",
+        ])
         XCTAssertEqual(configuration.listen, ListenAddress(host: "::1", port: 9000))
         XCTAssertEqual(configuration.listen.description, "[::1]:9000")
         XCTAssertEqual(configuration.dataDirectory, "/srv/work/state/../x")
@@ -59,7 +61,8 @@ final class RelayConfigurationArgumentsTests: XCTestCase {
 
     func testBadArgumentsAreOneLineErrorsNamingTheValue() {
         let listen = "is not HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost"
-        let usage = "(usage: serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N])"
+        let usage =
+            "(usage: serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N])"
         let table: [([String], String)] = [
             (["--listen", "localhost:99999"], "--listen: 'localhost:99999' \(listen)"),
             (["--listen", "example.com:80"], "--listen: 'example.com:80' \(listen)"),
@@ -92,11 +95,15 @@ final class RelayConfigurationArgumentsTests: XCTestCase {
     }
 
     func testTokenAcceptsOnlyData() throws {
-        XCTAssertEqual(try RelayConfiguration.parseToken(arguments: [], workingDirectory: base).dataDirectory, "/srv/work/.relay")
         XCTAssertEqual(
-            try RelayConfiguration.parseToken(arguments: ["--data=/var/lib/relay"], workingDirectory: base).dataDirectory,
+            try RelayConfiguration.parseToken(arguments: [], workingDirectory: base).dataDirectory, "/srv/work/.relay")
+        XCTAssertEqual(
+            try RelayConfiguration.parseToken(arguments: ["--data=/var/lib/relay"], workingDirectory: base)
+                .dataDirectory,
             "/var/lib/relay")
-        XCTAssertThrowsError(try RelayConfiguration.parseToken(arguments: ["--listen", "1.2.3.4:5"], workingDirectory: base)) {
+        XCTAssertThrowsError(
+            try RelayConfiguration.parseToken(arguments: ["--listen", "1.2.3.4:5"], workingDirectory: base)
+        ) {
             XCTAssertEqual(
                 ($0 as? ConfigurationError)?.description,
                 "activity-relay token: unknown option '--listen' (usage: token [--data DIR])")

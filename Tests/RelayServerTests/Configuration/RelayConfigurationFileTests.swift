@@ -8,7 +8,9 @@ final class RelayConfigurationFileTests: XCTestCase {
     override func setUpWithError() throws { scratch = try ScratchDirectory() }
     override func tearDown() { scratch.remove() }
 
-    private func parse(file text: String, _ flags: [String] = [], name: String = "relay.json") throws -> RelayConfiguration {
+    private func parse(file text: String, _ flags: [String] = [], name: String = "relay.json") throws
+        -> RelayConfiguration
+    {
         try scratch.write(name, text)
         return try RelayConfiguration.parse(arguments: ["--config", name] + flags, workingDirectory: scratch.path)
     }
@@ -34,7 +36,9 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.clock, .virtual)
         XCTAssertEqual(configuration.threads, 2)
         XCTAssertEqual(configuration.logLevel, .debug)
-        XCTAssertEqual(configuration.tls, TLSFiles(certificatePath: directory + "/certs/chain.pem", privateKeyPath: "/etc/key.pem"))
+        XCTAssertEqual(
+            configuration.tls, TLSFiles(certificatePath: directory + "/certs/chain.pem", privateKeyPath: "/etc/key.pem")
+        )
         XCTAssertEqual(configuration.certificatePath, directory + "/certs/chain.pem")
         XCTAssertEqual(
             configuration.providerKeys,
@@ -93,62 +97,118 @@ final class RelayConfigurationFileTests: XCTestCase {
 
     func testBadFilesAreOneLineErrorsNamingFileKeyAndValue() throws {
         let keyID = "1 to 64 ASCII letters and digits (Apple's are 10)"
-        func key(_ members: String) -> String { #"{"providerKeys": [{"teamId": "T1", "keyId": "K1", "#  + members + "}]}" }
+        func key(_ members: String) -> String {
+            #"{"providerKeys": [{"teamId": "T1", "keyId": "K1", "# + members + "}]}"
+        }
         let table: [(String, String)] = [
             ("[1]", "value: must be an object (found array of 1)"),
-            (#"{"listen": "localhost:99999"}"#,
-             #"listen: must be HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost (found string "localhost:99999")"#),
-            (#"{"listen": 8443}"#,
-             "listen: must be HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost (found number 8443)"),
+            (
+                #"{"listen": "localhost:99999"}"#,
+                #"listen: must be HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost (found string "localhost:99999")"#
+            ),
+            (
+                #"{"listen": 8443}"#,
+                "listen: must be HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost (found number 8443)"
+            ),
             (#"{"dataDirectory": ""}"#, #"dataDirectory: must be a directory path (found string "")"#),
             (#"{"dataDirectory": 5}"#, "dataDirectory: must be a string (found number 5)"),
             (#"{"clock": "fast"}"#, #"clock: must be system or virtual (found string "fast")"#),
             (#"{"threads": 0}"#, "threads: must be a whole number from 1 to 256 (found number 0)"),
             (#"{"threads": 1.5}"#, "threads: must be a whole number from 1 to 256 (found number 1.5)"),
             (#"{"logLevel": "loud"}"#, #"logLevel: must be error, warning, info or debug (found string "loud")"#),
-            (#"{"tls": {"certificate": "c.pem"}}"#,
-             "tls.key: is required (the path of the certificate's PEM private key) (missing)"),
-            (#"{"tls": {"certificate": "c.pem", "key": "k.pem", "ca": "x"}}"#,
-             #"tls.ca: is not a known key (known: certificate, key) (found string "x")"#),
-            (#"{"rules": {"updateBudgetPerHour": -3}}"#,
-             "rules.updateBudgetPerHour: must be a whole number from 1 to 1000000 (found number -3)"),
+            (
+                #"{"tls": {"certificate": "c.pem"}}"#,
+                "tls.key: is required (the path of the certificate's PEM private key) (missing)"
+            ),
+            (
+                #"{"tls": {"certificate": "c.pem", "key": "k.pem", "ca": "x"}}"#,
+                #"tls.ca: is not a known key (known: certificate, key) (found string "x")"#
+            ),
+            (
+                #"{"rules": {"updateBudgetPerHour": -3}}"#,
+                "rules.updateBudgetPerHour: must be a whole number from 1 to 1000000 (found number -3)"
+            ),
             (#"{"rules": {"budget": 1}}"#, "rules.budget: is not a known key (found number 1)"),
-            (#"{"http": {"maxConnections": 0}}"#, "http.maxConnections: must be a whole number from 1 to 1000000 (found number 0)"),
-            (#"{"http": {"idleTimeout": 0}}"#, "http.idleTimeout: must be seconds above 0 and at most 604800 (found number 0)"),
-            (#"{"http": {"handshakeTimeout": "10s"}}"#,
-             #"http.handshakeTimeout: must be seconds above 0 and at most 300 (found string "10s")"#),
-            (#"{"http": {"maxBodyBytes": 100}}"#, "http.maxBodyBytes: must be a whole number from 5120 to 16777216 (found number 100)"),
+            (
+                #"{"http": {"maxConnections": 0}}"#,
+                "http.maxConnections: must be a whole number from 1 to 1000000 (found number 0)"
+            ),
+            (
+                #"{"http": {"idleTimeout": 0}}"#,
+                "http.idleTimeout: must be seconds above 0 and at most 604800 (found number 0)"
+            ),
+            (
+                #"{"http": {"handshakeTimeout": "10s"}}"#,
+                #"http.handshakeTimeout: must be seconds above 0 and at most 300 (found string "10s")"#
+            ),
+            (
+                #"{"http": {"maxBodyBytes": 100}}"#,
+                "http.maxBodyBytes: must be a whole number from 5120 to 16777216 (found number 100)"
+            ),
             (#"{"http": 3}"#, "http: must be an object (found number 3)"),
-            (#"{"retention": {"events": "many"}}"#,
-             #"retention.events: must be a whole number from 1 to 100000000 (found string "many")"#),
-            (#"{"stream": {"heartbeatSeconds": -1}}"#, "stream.heartbeatSeconds: must be seconds above 0 and at most 3600 (found number -1)"),
-            (#"{"stream": {"bufferBytes": 10}}"#, "stream.bufferBytes: must be a whole number from 4096 to 268435456 (found number 10)"),
+            (
+                #"{"retention": {"events": "many"}}"#,
+                #"retention.events: must be a whole number from 1 to 100000000 (found string "many")"#
+            ),
+            (
+                #"{"stream": {"heartbeatSeconds": -1}}"#,
+                "stream.heartbeatSeconds: must be seconds above 0 and at most 3600 (found number -1)"
+            ),
+            (
+                #"{"stream": {"bufferBytes": 10}}"#,
+                "stream.bufferBytes: must be a whole number from 4096 to 268435456 (found number 10)"
+            ),
             (#"{"providerKeys": {}}"#, "providerKeys: must be an array (found object of 0 keys)"),
             (#"{"providerKeys": [1]}"#, "providerKeys[0]: must be an object (found number 1)"),
-            (#"{"providerKeys": [{"keyId": "K1", "p8Path": "a.p8", "bundleIds": ["*"]}]}"#,
-             "providerKeys[0].teamId: is required (\(keyID)) (missing)"),
-            (#"{"providerKeys": [{"teamId": "T1", "keyId": "K-1", "p8Path": "a.p8", "bundleIds": ["*"]}]}"#,
-             #"providerKeys[0].keyId: must be \#(keyID) (found string "K-1")"#),
-            (key(#""p8Path": "a.p8", "publicKeyPath": "a.pem", "bundleIds": ["*"]"#),
-             #"providerKeys[0].publicKeyPath: cannot be given together with p8Path; give one of them (found string "a.pem")"#),
-            (key(#""bundleIds": ["*"]"#),
-             "providerKeys[0]: needs p8Path (the .p8 private key) or publicKeyPath (its public key PEM), a non-empty path (missing)"),
-            (key(#""p8Path": "a.p8""#),
-             #"providerKeys[0].bundleIds: is required (bundle IDs this key may push to, or ["*"] for any) (missing)"#),
-            (key(#""p8Path": "a.p8", "bundleIds": []"#),
-             #"providerKeys[0].bundleIds: must be a non-empty list of bundle IDs, or ["*"] for any (found array of 0)"#),
-            (key(#""p8Path": "a.p8", "bundleIds": ["com.a", "*"]"#),
-             #"providerKeys[0].bundleIds[1]: "*" (any bundle ID) must stand alone (found string "*")"#),
-            (key(#""p8Path": "a.p8", "bundleIds": ["com..a"]"#),
-             #"providerKeys[0].bundleIds[0]: must be a bundle ID (letters, digits, '-' and '.', no empty components) (found string "com..a")"#),
-            (key(#""p8Path": "a.p8", "bundleIds": "com.a""#), #"providerKeys[0].bundleIds: must be an array (found string "com.a")"#),
-            (key(#""p8Path": "a.p8", "bundleIds": ["*"], "topics": 1"#),
-             "providerKeys[0].topics: is not a known key (known: bundleIds, keyId, p8Path, publicKeyPath, teamId) (found number 1)"),
-            (#"{"providerKeys": [{"teamId": "T", "keyId": "DEVKEY0000", "p8Path": "a", "bundleIds": ["*"]}]}"#,
-             #"providerKeys[0].keyId: is the development key's ID; choose another (found string "DEVKEY0000")"#),
-            (#"{"providerKeys": [{"teamId": "T", "keyId": "K", "p8Path": "a", "bundleIds": ["*"]}, "#
-                + #"{"teamId": "U", "keyId": "K", "publicKeyPath": "b", "bundleIds": ["*"]}]}"#,
-             #"providerKeys[1].keyId: is already used by providerKeys[0] (found string "K")"#),
+            (
+                #"{"providerKeys": [{"keyId": "K1", "p8Path": "a.p8", "bundleIds": ["*"]}]}"#,
+                "providerKeys[0].teamId: is required (\(keyID)) (missing)"
+            ),
+            (
+                #"{"providerKeys": [{"teamId": "T1", "keyId": "K-1", "p8Path": "a.p8", "bundleIds": ["*"]}]}"#,
+                #"providerKeys[0].keyId: must be \#(keyID) (found string "K-1")"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "publicKeyPath": "a.pem", "bundleIds": ["*"]"#),
+                #"providerKeys[0].publicKeyPath: cannot be given together with p8Path; give one of them (found string "a.pem")"#
+            ),
+            (
+                key(#""bundleIds": ["*"]"#),
+                "providerKeys[0]: needs p8Path (the .p8 private key) or publicKeyPath (its public key PEM), a non-empty path (missing)"
+            ),
+            (
+                key(#""p8Path": "a.p8""#),
+                #"providerKeys[0].bundleIds: is required (bundle IDs this key may push to, or ["*"] for any) (missing)"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "bundleIds": []"#),
+                #"providerKeys[0].bundleIds: must be a non-empty list of bundle IDs, or ["*"] for any (found array of 0)"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "bundleIds": ["com.a", "*"]"#),
+                #"providerKeys[0].bundleIds[1]: "*" (any bundle ID) must stand alone (found string "*")"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "bundleIds": ["com..a"]"#),
+                #"providerKeys[0].bundleIds[0]: must be a bundle ID (letters, digits, '-' and '.', no empty components) (found string "com..a")"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "bundleIds": "com.a""#),
+                #"providerKeys[0].bundleIds: must be an array (found string "com.a")"#
+            ),
+            (
+                key(#""p8Path": "a.p8", "bundleIds": ["*"], "topics": 1"#),
+                "providerKeys[0].topics: is not a known key (known: bundleIds, keyId, p8Path, publicKeyPath, teamId) (found number 1)"
+            ),
+            (
+                #"{"providerKeys": [{"teamId": "T", "keyId": "DEVKEY0000", "p8Path": "a", "bundleIds": ["*"]}]}"#,
+                #"providerKeys[0].keyId: is the development key's ID; choose another (found string "DEVKEY0000")"#
+            ),
+            (
+                #"{"providerKeys": [{"teamId": "T", "keyId": "K", "p8Path": "a", "bundleIds": ["*"]}, "#
+                    + #"{"teamId": "U", "keyId": "K", "publicKeyPath": "b", "bundleIds": ["*"]}]}"#,
+                #"providerKeys[1].keyId: is already used by providerKeys[0] (found string "K")"#
+            ),
         ]
         for (text, expected) in table {
             XCTAssertThrowsError(try parse(file: text), text) { error in
@@ -167,14 +227,17 @@ final class RelayConfigurationFileTests: XCTestCase {
     }
 
     func testUnreadableOrInvalidFilesNameTheFile() throws {
-        XCTAssertThrowsError(try RelayConfiguration.parse(arguments: ["--config", "missing.json"], workingDirectory: scratch.path)) {
+        XCTAssertThrowsError(
+            try RelayConfiguration.parse(arguments: ["--config", "missing.json"], workingDirectory: scratch.path)
+        ) {
             XCTAssertEqual(
                 ($0 as? ConfigurationError)?.description,
                 "missing.json: cannot read \(self.scratch.path)/missing.json: No such file or directory")
         }
         XCTAssertThrowsError(try parse(file: #"{"listen" "x"}"#)) {
             XCTAssertEqual(
-                ($0 as? ConfigurationError)?.description, "relay.json: not valid JSON: expected ':' after object key, found '\"' at byte 10")
+                ($0 as? ConfigurationError)?.description,
+                "relay.json: not valid JSON: expected ':' after object key, found '\"' at byte 10")
         }
         XCTAssertThrowsError(try parse(file: String(repeating: " ", count: (1 << 20) + 1))) {
             XCTAssertEqual(
