@@ -146,7 +146,12 @@ final class DataDirectoryTests: XCTestCase {
         XCTAssertEqual(directory.privateKeyPath, scratch.file("key.pem"))
         XCTAssertEqual(directory.files.prefix(2).map(\.status), [.configured, .configured])
         XCTAssertFalse(FileManager.default.fileExists(atPath: directory.file("tls-cert.pem")))
-        XCTAssertTrue(directory.startupLines().contains("try:   curl https://localhost:8443/healthz"))
+        let lines = directory.startupLines()
+        XCTAssertTrue(lines.contains("try:   curl https://localhost:8443/healthz"))
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("  \(self.scratch.file("chain.pem"))  configured  TLS certificate chain") })
+        XCTAssertTrue(
+            lines.contains { $0.hasPrefix("  \(self.scratch.file("key.pem"))    configured  TLS private key") })
     }
 
     func testStartupLinesSayWhereEachFileIsAndNeverTheSecrets() throws {
@@ -155,7 +160,7 @@ final class DataDirectoryTests: XCTestCase {
         let quoted = "'\(directory.path)'"
         XCTAssertEqual(lines.first, "data directory \(directory.path) (created)")
         for name in allNames + ["relay.sqlite"] {
-            XCTAssertTrue(lines.contains { $0.contains(directory.file(name)) }, name)
+            XCTAssertTrue(lines.contains { $0.hasPrefix("  \(name)  ") }, name)
         }
         XCTAssertTrue(
             lines.contains("try:   curl --cacert '\(directory.path)/tls-cert.pem' https://localhost:9443/healthz"))
