@@ -1,9 +1,17 @@
 /// What the route groups need besides the service.
 public struct RouteSettings: Sendable {
-    /// The admin API key.
-    public var adminKey: String
+    /// The admin API key; it reaches every device.
+    public var adminKey: AdminKey
+    /// The provider keys the provider API verifies tokens against.
+    public var keyring: ProviderKeyring
+    /// Event-stream settings (heartbeat, buffer, ticket lifetime).
+    public var stream: StreamSettings
 
-    public init(adminKey: String) { self.adminKey = adminKey }
+    public init(adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings()) {
+        self.adminKey = adminKey
+        self.keyring = keyring
+        self.stream = stream
+    }
 }
 
 /// Every surface of the relay, in the order the router tries them.
