@@ -1,6 +1,5 @@
 public import RelayCore
 public import RelayHTTP
-import RelayNet
 import Synchronization
 
 /// Who is calling the app API: the admin (every device) or one device (only its own apps,
@@ -36,11 +35,11 @@ public enum AppPrincipal: Sendable, Hashable {
 
 /// Bearer-key authentication for everything under `/v1` (CONTRACT section 5).
 ///
-/// The admin key is compared by SHA-256 digest in constant time. A device key is hashed
+/// The admin key is compared by SHA-256 digest in constant time (`AdminKey.matches`). A device key is hashed
 /// (`DeviceKey.hash`) and looked up among the devices' stored hashes; a lookup's timing can at
 /// most reveal something about a digest, never about a key. Keys never reach a log line.
 public final class AppAuth: Sendable {
-    private let adminDigest: [UInt8]?
+    private let adminKey: AdminKey
     private let service: RelayService
     /// Device key hash → device id, filled from the emulator and by `remember`.
     private let index = Mutex<[String: String]>([:])
@@ -48,9 +47,9 @@ public final class AppAuth: Sendable {
     /// Longest bearer key looked at; longer ones are refused without hashing.
     static let maxKeyBytes = 512
 
-    /// Authentication against `adminKey` (an empty key disables admin access) and the devices of `service`.
-    public init(adminKey: String, service: RelayService) {
-        adminDigest = adminKey.isEmpty ? nil : SHA256.hash(Array(adminKey.utf8))
+    /// Authentication against `adminKey` and the devices of `service`.
+    public init(adminKey: AdminKey, service: RelayService) {
+        self.adminKey = adminKey
         self.service = service
     }
 
@@ -67,7 +66,7 @@ public final class AppAuth: Sendable {
             return .refused(Self.unauthorized(values.isEmpty ? .missing : .malformed))
         }
         guard key.utf8.count <= Self.maxKeyBytes else { return .refused(Self.unauthorized(.unknownKey)) }
-        if let adminDigest, ConstantTime.equal(SHA256.hash(Array(key.utf8)), adminDigest) { return .authenticated(.admin) }
+        if adminKey.matches(key) { return .authenticated(.admin) }
         if let deviceId = device(forKeyHash: DeviceKey.hash(key)) { return .authenticated(.device(deviceId)) }
         return .refused(Self.unauthorized(.unknownKey))
     }

@@ -31,7 +31,7 @@ final class AppAPIHarness {
         service = try RelayService.open(
             path: directory.appendingPathComponent("relay.sqlite").path, rules: .defaults, clockMode: clock,
             ids: SecureIdentifiers())
-        router = Router(groups: DefaultRoutes.all(service: service, settings: RouteSettings(adminKey: Self.adminKey)))
+        router = Router(groups: DefaultRoutes.all(service: service, settings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: ProviderKeyring(keys: []))))
     }
 
     func close() {
