@@ -32,7 +32,8 @@ struct ClockRoutes: RouteGroup {
 
     private func get(_ call: AppCall) {
         guard call.query(allowing: []) != nil else { return }
-        call.answer(200, context.service.clock.json, .init())
+        let clock = context.service.clock.json
+        call.answer(200, clock, Self.logIDs(clock))
     }
 
     private func change(_ call: AppCall) {
@@ -54,7 +55,7 @@ struct ClockRoutes: RouteGroup {
         }) { result in
             switch result {
             case .success(let clock):
-                call.answer(200, clock, .init())
+                call.answer(200, clock, Self.logIDs(clock))
             case .failure(.notVirtual):
                 call.fail(
                     EmulatorError(
@@ -67,6 +68,11 @@ struct ClockRoutes: RouteGroup {
                 call.fail(error, .init())
             }
         }
+    }
+
+    /// The clock's reading for the log line.
+    static func logIDs(_ clock: JSONValue) -> AppCall.LogIDs {
+        AppCall.LogIDs(device: nil, "now", clock["now"]?.doubleValue.map { String($0) } ?? "-")
     }
 
     /// The change a body asks for: exactly one of its three members, a number.
