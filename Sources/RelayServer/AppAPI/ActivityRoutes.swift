@@ -18,15 +18,18 @@ struct ActivityRoutes: RouteGroup {
         switch segments.count {
         case 0:
             context.dispatch(
-                request, [AppEndpoint("GET", "app.activity.list", list), AppEndpoint("POST", "app.activity.start", start)],
+                request,
+                [AppEndpoint("GET", "app.activity.list", list), AppEndpoint("POST", "app.activity.start", start)],
                 respond: respond)
         case 1:
-            context.dispatch(request, [AppEndpoint("GET", "app.activity.get") { get($0, id: segments[0]) }], respond: respond)
+            context.dispatch(
+                request, [AppEndpoint("GET", "app.activity.get") { get($0, id: segments[0]) }], respond: respond)
         case 2 where segments[1] == "update":
             context.dispatch(
                 request, [AppEndpoint("POST", "app.activity.update") { update($0, id: segments[0]) }], respond: respond)
         case 2 where segments[1] == "end":
-            context.dispatch(request, [AppEndpoint("POST", "app.activity.end") { end($0, id: segments[0]) }], respond: respond)
+            context.dispatch(
+                request, [AppEndpoint("POST", "app.activity.end") { end($0, id: segments[0]) }], respond: respond)
         default:
             context.notFound(request, respond: respond)
         }
@@ -36,12 +39,12 @@ struct ActivityRoutes: RouteGroup {
         guard let members = call.jsonObject(.required) else { return }
         let principal = call.principal
         let deviceId = members["deviceId"]?.stringValue
-        call.commit(context.service, status: 201, ids: .init(device: deviceId)) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: .init(device: deviceId)) { emulator, now throws(EmulatorError) in
             // A device key may start activities on its own device only; another device reads as unknown.
             if let deviceId, !principal.reaches(deviceId) { throw .notFound("device", deviceId) }
             return try emulator.startActivity(body: .object(members), at: now)
         } success: { activity in
-            (activity.json, .init(device: activity.deviceId, "activity", activity.id))
+            (201, activity.json, .init(device: activity.deviceId, "activity", activity.id))
         }
     }
 
@@ -49,13 +52,13 @@ struct ActivityRoutes: RouteGroup {
         let ids = AppCall.LogIDs("activity", id)
         guard let members = call.jsonObject(.required, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, status: 200, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.activities[id]?.deviceId, else: .notFound("activity", id))
             return try emulator.updateActivity(id: id, body: .object(members), at: now)
         } success: { result in
             var body = result.activity.json.objectValue ?? [:]
             body["outcome"] = .string(result.outcome.recordOutcome)
-            return (.object(body), .init(device: result.activity.deviceId, "activity", id))
+            return (200, .object(body), .init(device: result.activity.deviceId, "activity", id))
         }
     }
 
@@ -63,11 +66,11 @@ struct ActivityRoutes: RouteGroup {
         let ids = AppCall.LogIDs("activity", id)
         guard let members = call.jsonObject(.optional, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, status: 200, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.activities[id]?.deviceId, else: .notFound("activity", id))
             return try emulator.endActivity(id: id, body: .object(members), at: now)
         } success: { activity in
-            (activity.json, .init(device: activity.deviceId, "activity", id))
+            (200, activity.json, .init(device: activity.deviceId, "activity", id))
         }
     }
 

@@ -18,10 +18,12 @@ struct AlarmRoutes: RouteGroup {
         switch segments.count {
         case 0:
             context.dispatch(
-                request, [AppEndpoint("GET", "app.alarm.list", list), AppEndpoint("POST", "app.alarm.schedule", schedule)],
+                request,
+                [AppEndpoint("GET", "app.alarm.list", list), AppEndpoint("POST", "app.alarm.schedule", schedule)],
                 respond: respond)
         case 1:
-            context.dispatch(request, [AppEndpoint("GET", "app.alarm.get") { get($0, id: segments[0]) }], respond: respond)
+            context.dispatch(
+                request, [AppEndpoint("GET", "app.alarm.get") { get($0, id: segments[0]) }], respond: respond)
         case 2:
             guard let operation = DeviceEmulator.AlarmOperation(rawValue: segments[1]) else {
                 context.notFound(request, respond: respond)
@@ -40,12 +42,12 @@ struct AlarmRoutes: RouteGroup {
         guard let members = call.jsonObject(.required) else { return }
         let principal = call.principal
         let deviceId = members["deviceId"]?.stringValue
-        call.commit(context.service, status: 201, ids: .init(device: deviceId)) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: .init(device: deviceId)) { emulator, now throws(EmulatorError) in
             // A device key schedules on its own device only; another device reads as unknown.
             if let deviceId, !principal.reaches(deviceId) { throw .notFound("device", deviceId) }
             return try emulator.scheduleAlarm(body: .object(members), at: now)
         } success: { alarm in
-            (alarm.json, .init(device: alarm.deviceId, "alarm", alarm.id))
+            (201, alarm.json, .init(device: alarm.deviceId, "alarm", alarm.id))
         }
     }
 
@@ -53,11 +55,11 @@ struct AlarmRoutes: RouteGroup {
         let ids = AppCall.LogIDs("alarm", id)
         guard call.jsonObject(.optional, allowing: [], ids) != nil else { return }
         let principal = call.principal
-        call.commit(context.service, status: 200, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.alarms[id]?.deviceId, else: .notFound("alarm", id))
             return try emulator.operateAlarm(id: id, operation, at: now)
         } success: { alarm in
-            (alarm.json, .init(device: alarm.deviceId, "alarm", id))
+            (200, alarm.json, .init(device: alarm.deviceId, "alarm", id))
         }
     }
 
@@ -74,7 +76,10 @@ struct AlarmRoutes: RouteGroup {
             return
         }
         call.read(context.service, ids: .init(device: scope.deviceId)) { emulator in
-            (["items": .array(emulator.listAlarms(deviceId: scope.deviceId).map(\.json))], .init(device: scope.deviceId))
+            (
+                ["items": .array(emulator.listAlarms(deviceId: scope.deviceId).map(\.json))],
+                .init(device: scope.deviceId)
+            )
         }
     }
 }

@@ -36,7 +36,8 @@ struct AppContext: Sendable {
                 405,
                 [
                     "error": "methodNotAllowed",
-                    "message": .string("\(method.prefix(20)) is not allowed on \(request.request.path.prefix(200)); use \(allow)"),
+                    "message": .string(
+                        "\(method.prefix(20)) is not allowed on \(request.request.path.prefix(200)); use \(allow)"),
                 ], headers: [("allow", allow)])
             Self.logUnrouted("app.methodNotAllowed", request, status: 405)
             respond(.full(response))
@@ -57,7 +58,8 @@ struct AppContext: Sendable {
         respond(
             .full(
                 JSONResponse.error(
-                    404, "notFound", "no route for \(request.request.method.prefix(20)) \(request.request.path.prefix(200))")))
+                    404, "notFound",
+                    "no route for \(request.request.method.prefix(20)) \(request.request.path.prefix(200))")))
     }
 
     private static func logUnrouted(_ event: String, _ request: ServerRequest, status: Int) {

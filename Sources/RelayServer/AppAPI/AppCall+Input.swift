@@ -45,7 +45,8 @@ extension AppCall {
     func jsonObject(_ need: BodyNeed, allowing allowed: Set<String>, _ ids: LogIDs = LogIDs()) -> [String: JSONValue]? {
         guard let members = jsonObject(need, ids) else { return nil }
         if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
-            let expected = allowed.isEmpty ? "this request takes no members" : "known: \(allowed.sorted().joined(separator: ", "))"
+            let expected =
+                allowed.isEmpty ? "this request takes no members" : "known: \(allowed.sorted().joined(separator: ", "))"
             fail(.invalid("\(unknown.prefix(100)): is not a known member (\(expected))"), ids)
             return nil
         }
@@ -60,7 +61,8 @@ extension AppCall {
             guard allowed.contains(item.name) else {
                 fail(
                     .invalid(
-                        "unknown query parameter '\(item.name.prefix(100))' (known: \(allowed.sorted().joined(separator: ", ")))"),
+                        "unknown query parameter '\(item.name.prefix(100))' (known: \(allowed.sorted().joined(separator: ", ")))"
+                    ),
                     LogIDs())
                 return nil
             }

@@ -13,7 +13,10 @@ struct AppCall: Sendable {
     let event: String
     private let respond: @Sendable (ServerResponse) -> Void
 
-    init(request: ServerRequest, principal: AppPrincipal, event: String, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    init(
+        request: ServerRequest, principal: AppPrincipal, event: String,
+        respond: @escaping @Sendable (ServerResponse) -> Void
+    ) {
         self.request = request.request
         bodyTooLarge = request.bodyTooLarge
         connection = request.context.id
@@ -61,29 +64,33 @@ struct AppCall: Sendable {
 
     // MARK: - Writes
 
-    /// Runs `command` through `RelayService.perform` and answers once it is durable: `status` with
-    /// the JSON `success` makes of the result, or the command's error. `ids` are the log ids known
-    /// before the command runs; `success` may add more.
+    /// Runs `command` through `RelayService.perform` and answers once it is durable: with the
+    /// status, JSON and log ids `success` makes of the result, or with the command's error. `ids`
+    /// are the log ids known before the command runs (used when it fails).
     func commit<T: Sendable>(
-        _ service: RelayService, status: Int, ids: LogIDs,
+        _ service: RelayService, ids: LogIDs,
         _ command: (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T,
-        success: @escaping @Sendable (T) -> (body: JSONValue, ids: LogIDs)
+        success: @escaping @Sendable (T) -> (status: Int, body: JSONValue, ids: LogIDs)
     ) {
-        service.perform({ emulator, now in
-            Result { () throws(EmulatorError) -> T in try command(&emulator, now) }
-        }) { outcome in
-            switch outcome {
-            case .failure(let error): fail(error, ids)
-            case .success(.failure(let error)): fail(error, ids)
-            case .success(.success(let value)):
-                let made = success(value)
-                answer(status, made.body, made.ids)
-            }
-        }
+        service.perform(
+            { emulator, now in
+                Result { () throws(EmulatorError) -> T in try command(&emulator, now) }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .failure(let error): fail(error, ids)
+                case .success(.failure(let error)): fail(error, ids)
+                case .success(.success(let value)):
+                    let made = success(value)
+                    answer(made.status, made.body, made.ids)
+                }
+            })
     }
 
     /// Answers `200` with what `query` reads from the emulator, or its error.
-    func read(_ service: RelayService, ids: LogIDs, _ query: (DeviceEmulator) throws(EmulatorError) -> (JSONValue, LogIDs)) {
+    func read(
+        _ service: RelayService, ids: LogIDs, _ query: (DeviceEmulator) throws(EmulatorError) -> (JSONValue, LogIDs)
+    ) {
         let result = service.read { emulator in
             Result { () throws(EmulatorError) -> (JSONValue, LogIDs) in try query(emulator) }
         }
@@ -105,11 +112,17 @@ struct AppCall: Sendable {
         case (let subject?, let error?):
             RelayLog.log(
                 level, event,
-                ["conn": conn, "by": principal.label, "device": device, subject.key: subject.id, "status": code, "error": error])
+                [
+                    "conn": conn, "by": principal.label, "device": device, subject.key: subject.id, "status": code,
+                    "error": error,
+                ])
         case (let subject?, nil):
-            RelayLog.log(level, event, ["conn": conn, "by": principal.label, "device": device, subject.key: subject.id, "status": code])
+            RelayLog.log(
+                level, event,
+                ["conn": conn, "by": principal.label, "device": device, subject.key: subject.id, "status": code])
         case (nil, let error?):
-            RelayLog.log(level, event, ["conn": conn, "by": principal.label, "device": device, "status": code, "error": error])
+            RelayLog.log(
+                level, event, ["conn": conn, "by": principal.label, "device": device, "status": code, "error": error])
         case (nil, nil):
             RelayLog.log(level, event, ["conn": conn, "by": principal.label, "device": device, "status": code])
         }

@@ -46,13 +46,14 @@ struct ClockRoutes: RouteGroup {
             call.fail(error, .init())
             return
         }
-        context.service.changeClock({ clock, real throws(ClockError) in
+        let move = { (clock: inout VirtualClock, real: UnixSeconds) throws(ClockError) in
             switch change {
             case .advance(let seconds): try clock.advance(by: seconds, real: real)
             case .set(let time): try clock.set(time, real: real)
             case .rate(let rate): try clock.setRate(rate, real: real)
             }
-        }) { result in
+        }
+        context.service.changeClock(move) { result in
             switch result {
             case .success(let clock):
                 call.answer(200, clock, Self.logIDs(clock))
@@ -60,7 +61,8 @@ struct ClockRoutes: RouteGroup {
                 call.fail(
                     EmulatorError(
                         status: 409, code: "systemClock",
-                        message: "the relay runs on the system clock, which cannot be moved; start it with --clock virtual"),
+                        message:
+                            "the relay runs on the system clock, which cannot be moved; start it with --clock virtual"),
                     .init())
             case .failure(.clock(let error)):
                 call.fail(Self.error(error), .init())
@@ -78,7 +80,8 @@ struct ClockRoutes: RouteGroup {
     /// The change a body asks for: exactly one of its three members, a number.
     static func change(_ members: [String: JSONValue]) -> Result<Change, EmulatorError> {
         guard members.count == 1, let (key, value) = members.first else {
-            return .failure(.invalid("send exactly one of advanceBy (seconds), set (Unix seconds) or rate (multiplier)"))
+            return .failure(
+                .invalid("send exactly one of advanceBy (seconds), set (Unix seconds) or rate (multiplier)"))
         }
         guard let number = value.doubleValue else {
             return .failure(.invalid("\(key): must be a number, not \(value.typeName)"))
@@ -94,7 +97,8 @@ struct ClockRoutes: RouteGroup {
     static func error(_ error: ClockError) -> EmulatorError {
         switch error {
         case .backwards(let now, _):
-            return EmulatorError(status: 409, code: "clockBackwards", message: error.description, extra: ["now": .number(now)])
+            return EmulatorError(
+                status: 409, code: "clockBackwards", message: error.description, extra: ["now": .number(now)])
         case .invalidAdvance, .invalidRate, .outOfRange:
             return .invalid(error.description)
         }

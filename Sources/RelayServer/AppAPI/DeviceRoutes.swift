@@ -20,10 +20,12 @@ struct DeviceRoutes: RouteGroup {
         switch segments.count {
         case 0:
             context.dispatch(
-                request, [AppEndpoint("GET", "app.device.list", list), AppEndpoint("POST", "app.device.create", create)],
+                request,
+                [AppEndpoint("GET", "app.device.list", list), AppEndpoint("POST", "app.device.create", create)],
                 respond: respond)
         case 1:
-            context.dispatch(request, [AppEndpoint("GET", "app.device.get") { get($0, id: segments[0]) }], respond: respond)
+            context.dispatch(
+                request, [AppEndpoint("GET", "app.device.get") { get($0, id: segments[0]) }], respond: respond)
         case 3 where segments[1] == "apps":
             let (id, bundleId) = (segments[0], segments[2])
             context.dispatch(
@@ -36,7 +38,11 @@ struct DeviceRoutes: RouteGroup {
             let (id, bundleId) = (segments[0], segments[2])
             context.dispatch(
                 request,
-                [AppEndpoint("POST", "app.pushToStart.token") { pushToStartToken($0, deviceId: id, bundleId: bundleId) }],
+                [
+                    AppEndpoint("POST", "app.pushToStart.token") {
+                        pushToStartToken($0, deviceId: id, bundleId: bundleId)
+                    }
+                ],
                 respond: respond)
         default:
             context.notFound(request, respond: respond)
@@ -57,21 +63,23 @@ struct DeviceRoutes: RouteGroup {
         let auth = context.auth
         let hash = key.hash
         let secret = key.secret
-        call.commit(context.service, status: 201, ids: .init()) { emulator, now in
+        call.commit(context.service, ids: .init()) { emulator, now in
             emulator.createDevice(keyHash: hash, at: now)
         } success: { device in
             auth.remember(deviceId: device.id, keyHash: hash)
             let body: JSONValue = [
                 "deviceId": .string(device.id), "deviceKey": .string(secret), "createdAt": .number(device.createdAt),
             ]
-            return (body, .init(device: device.id))
+            return (201, body, .init(device: device.id))
         }
     }
 
     private func list(_ call: AppCall) {
         guard call.query(allowing: []) != nil else { return }
         call.read(context.service, ids: .init()) { emulator in
-            let devices = emulator.devices.values.filter { call.principal.reaches($0.id) }.sorted { $0.createdAt < $1.createdAt }
+            let devices = emulator.devices.values.filter { call.principal.reaches($0.id) }.sorted {
+                $0.createdAt < $1.createdAt
+            }
             return (["items": .array(devices.map(\.json))], .init())
         }
     }
@@ -98,11 +106,12 @@ struct DeviceRoutes: RouteGroup {
         let ids = AppCall.LogIDs(device: deviceId, "bundle", bundleId)
         guard let members = call.jsonObject(.required, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, status: 200, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
-            return try emulator.updateAppSettings(deviceId: deviceId, bundleId: bundleId, body: .object(members), at: now)
+            return try emulator.updateAppSettings(
+                deviceId: deviceId, bundleId: bundleId, body: .object(members), at: now)
         } success: { settings in
-            (Self.settingsJSON(settings, deviceId: deviceId, bundleId: bundleId), ids)
+            (200, Self.settingsJSON(settings, deviceId: deviceId, bundleId: bundleId), ids)
         }
     }
 
@@ -114,22 +123,16 @@ struct DeviceRoutes: RouteGroup {
             return
         }
         let principal = call.principal
-        context.service.perform({ emulator, now in
-            Result { () throws(EmulatorError) -> (PushToStartToken, Bool) in
-                try principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
-                let existed = emulator.devices[deviceId]?.pushToStartTokens.contains {
-                    $0.bundleId == bundleId && $0.attributesType == attributesType
-                }
-                let token = try emulator.pushToStartToken(
-                    deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, at: now)
-                return (token, existed != true)
+        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
+            try principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
+            let existed = emulator.devices[deviceId]?.pushToStartTokens.contains {
+                $0.bundleId == bundleId && $0.attributesType == attributesType
             }
-        }) { outcome in
-            switch outcome {
-            case .failure(let error): call.fail(error, ids)
-            case .success(.failure(let error)): call.fail(error, ids)
-            case .success(.success(let (token, issued))): call.answer(issued ? 201 : 200, token.json, ids)
-            }
+            let token = try emulator.pushToStartToken(
+                deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, at: now)
+            return (token, existed == true)
+        } success: { (token, existed) in
+            (existed ? 200 : 201, token.json, ids)
         }
     }
 

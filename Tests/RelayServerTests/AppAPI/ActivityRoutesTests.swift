@@ -19,7 +19,8 @@ final class ActivityRoutesTests: XCTestCase {
         let reply = api.send(
             "POST", "/v1/activities",
             json: AppAPIHarness.startBody(
-                deviceId: device.id, extra: ["staleDate": .number(now + 600), "relevanceScore": 50, "pushType": "token"]))
+                deviceId: device.id,
+                extra: ["staleDate": .number(now + 600), "relevanceScore": 50, "pushType": "token"]))
         XCTAssertEqual(reply.status, 201, "\(reply.json)")
         for key in [
             "id", "deviceId", "bundleId", "attributesType", "attributes", "contentState", "state", "staleDate",
@@ -46,7 +47,8 @@ final class ActivityRoutesTests: XCTestCase {
             (AppAPIHarness.startBody(deviceId: "nobody"), 404, "notFound"),
             (
                 AppAPIHarness.startBody(
-                    deviceId: device.id, extra: ["contentState": ["blob": .string(String(repeating: "x", count: 5000))]]),
+                    deviceId: device.id, extra: ["contentState": ["blob": .string(String(repeating: "x", count: 5000))]]
+                ),
                 413, "tooLarge"
             ),
         ]
@@ -67,7 +69,8 @@ final class ActivityRoutesTests: XCTestCase {
         XCTAssertEqual(applied["outcome"], "applied")
         XCTAssertEqual(applied["contentState"], ["status": "on the way"])
         let older = api.send(
-            "POST", "/v1/activities/\(id)/update", json: ["contentState": ["status": "late"], "timestamp": .number(now + 1)])
+            "POST", "/v1/activities/\(id)/update",
+            json: ["contentState": ["status": "late"], "timestamp": .number(now + 1)])
         XCTAssertEqual(older.status, 200)
         XCTAssertEqual(older["outcome"], "ignored")
         XCTAssertEqual(older["contentState"], ["status": "on the way"])

@@ -36,13 +36,15 @@ final class AlarmDaylightSavingTests: XCTestCase {
     }
 
     /// Moves the clock just past `alertAt` and checks the countdown and the alert fired at their own times.
-    private func ring(_ id: String, at alertAt: UnixSeconds, file: StaticString = #filePath, line: UInt = #line) throws {
+    private func ring(_ id: String, at alertAt: UnixSeconds, file: StaticString = #filePath, line: UInt = #line) throws
+    {
         let before = try api.events().last?.seq ?? 0
         setClock(alertAt + 60)
         let fired = try api.events(after: before).filter { $0.alarmId == id }
         XCTAssertEqual(fired.map(\.type), ["alarm.updated", "alarm.updated"], file: file, line: line)
         XCTAssertEqual(fired.map(\.at), [alertAt - 300, alertAt], file: file, line: line)
-        XCTAssertEqual(api.send("GET", "/v1/alarms/\(id)", key: device.key)["state"], "alerting", file: file, line: line)
+        XCTAssertEqual(
+            api.send("GET", "/v1/alarms/\(id)", key: device.key)["state"], "alerting", file: file, line: line)
     }
 
     func testWeeklyAlarmCrossesSpringForward() throws {

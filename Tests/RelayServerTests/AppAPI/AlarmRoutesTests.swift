@@ -65,7 +65,8 @@ final class AlarmRoutesTests: XCTestCase {
     }
 
     func testCancelRemovesAnyAlarm() {
-        let id = schedule(["schedule": ["relative": ["hour": 7, "minute": 0, "repeats": ["weekly": ["monday"]]]]])["id"]?
+        let id =
+            schedule(["schedule": ["relative": ["hour": 7, "minute": 0, "repeats": ["weekly": ["monday"]]]]])["id"]?
             .stringValue ?? ""
         XCTAssertEqual(api.send("POST", "/v1/alarms/\(id)/cancel").status, 200)
         XCTAssertEqual(api.send("GET", "/v1/alarms/\(id)").status, 404)
@@ -84,10 +85,14 @@ final class AlarmRoutesTests: XCTestCase {
     func testScheduleErrors() {
         let cases: [(JSONValue, Int, String)] = [
             (["deviceId": .string(device.id), "bundleId": "com.example.wake"], 400, "invalidRequest"),
-            (AppAPIHarness.alarmBody(deviceId: device.id, extra: ["schedule": ["fixed": "soon"]]), 400, "invalidRequest"),
+            (
+                AppAPIHarness.alarmBody(deviceId: device.id, extra: ["schedule": ["fixed": "soon"]]), 400,
+                "invalidRequest"
+            ),
             (
                 AppAPIHarness.alarmBody(
-                    deviceId: device.id, extra: ["schedule": ["relative": ["hour": 25, "minute": 0, "repeats": "never"]]]),
+                    deviceId: device.id,
+                    extra: ["schedule": ["relative": ["hour": 25, "minute": 0, "repeats": "never"]]]),
                 400, "invalidRequest"
             ),
             (AppAPIHarness.alarmBody(deviceId: device.id, extra: ["timeZone": "Mars/Olympus"]), 400, "invalidRequest"),

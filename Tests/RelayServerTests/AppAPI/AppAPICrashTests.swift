@@ -89,7 +89,8 @@ final class AppAPICrashTests: XCTestCase {
 
         let alarms = try api.expect(200, "GET", "/v1/alarms?deviceId=\(deviceId)")["items"]?.arrayValue ?? []
         XCTAssertTrue(
-            acknowledged.alarms.isSubset(of: Set(alarms.compactMap { $0["id"]?.stringValue })), "round \(round): alarms lost")
+            acknowledged.alarms.isSubset(of: Set(alarms.compactMap { $0["id"]?.stringValue })),
+            "round \(round): alarms lost")
 
         let now = try api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue ?? 0
         XCTAssertGreaterThanOrEqual(now, acknowledged.clock, "round \(round): the clock went back")

@@ -24,14 +24,19 @@ final class AppAPIHarness {
     }
 
     init(clock: RelayTimeSource.Mode = .virtual, directory: URL? = nil) throws {
-        let directory = directory ?? FileManager.default.temporaryDirectory
+        let directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("app-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         service = try RelayService.open(
             path: directory.appendingPathComponent("relay.sqlite").path, rules: .defaults, clockMode: clock,
             ids: SecureIdentifiers())
-        router = Router(groups: DefaultRoutes.all(service: service, settings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: ProviderKeyring(keys: []))))
+        router = Router(
+            groups: DefaultRoutes.all(
+                service: service,
+                settings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: ProviderKeyring(keys: []))))
     }
 
     func close() {

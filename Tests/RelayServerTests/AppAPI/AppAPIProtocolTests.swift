@@ -11,11 +11,13 @@ final class AppAPIProtocolTests: XCTestCase {
 
     func testMissingOrWrongKeyIs401WithBearerChallengeOnEveryEndpoint() {
         let endpoints = [
-            ("POST", "/v1/devices"), ("GET", "/v1/devices"), ("GET", "/v1/devices/x"), ("PUT", "/v1/devices/x/apps/com.a"),
+            ("POST", "/v1/devices"), ("GET", "/v1/devices"), ("GET", "/v1/devices/x"),
+            ("PUT", "/v1/devices/x/apps/com.a"),
             ("GET", "/v1/devices/x/apps/com.a"), ("POST", "/v1/devices/x/apps/com.a/push-to-start-tokens"),
             ("POST", "/v1/activities"), ("GET", "/v1/activities"), ("GET", "/v1/activities/x"),
             ("POST", "/v1/activities/x/update"), ("POST", "/v1/activities/x/end"), ("POST", "/v1/alarms"),
-            ("GET", "/v1/alarms"), ("GET", "/v1/alarms/x"), ("POST", "/v1/alarms/x/pause"), ("POST", "/v1/alarms/x/resume"),
+            ("GET", "/v1/alarms"), ("GET", "/v1/alarms/x"), ("POST", "/v1/alarms/x/pause"),
+            ("POST", "/v1/alarms/x/resume"),
             ("POST", "/v1/alarms/x/countdown"), ("POST", "/v1/alarms/x/stop"), ("POST", "/v1/alarms/x/cancel"),
             ("GET", "/v1/clock"), ("POST", "/v1/clock"),
         ]
@@ -33,7 +35,10 @@ final class AppAPIProtocolTests: XCTestCase {
     func testMalformedAuthorizationIs401() {
         let cases: [[(String, String)]] = [
             [("authorization", "Basic abc")], [("authorization", "Bearer")],
-            [("authorization", "Bearer \(AppAPIHarness.adminKey)"), ("authorization", "Bearer \(AppAPIHarness.adminKey)")],
+            [
+                ("authorization", "Bearer \(AppAPIHarness.adminKey)"),
+                ("authorization", "Bearer \(AppAPIHarness.adminKey)"),
+            ],
             [("authorization", "Bearer " + String(repeating: "k", count: 600))],
         ]
         for headers in cases {
@@ -42,7 +47,8 @@ final class AppAPIProtocolTests: XCTestCase {
     }
 
     func testBearerSchemeIsCaseInsensitive() {
-        let reply = api.send("GET", "/v1/clock", key: nil, headers: [("authorization", "bearer \(AppAPIHarness.adminKey)")])
+        let reply = api.send(
+            "GET", "/v1/clock", key: nil, headers: [("authorization", "bearer \(AppAPIHarness.adminKey)")])
         XCTAssertEqual(reply.status, 200)
     }
 
@@ -64,10 +70,13 @@ final class AppAPIProtocolTests: XCTestCase {
 
     func testWrongMethodIs405WithAllow() {
         let cases = [
-            ("DELETE", "/v1/devices", "GET, POST"), ("POST", "/v1/devices/x", "GET"), ("POST", "/v1/devices/x/apps/com.a", "GET, PUT"),
+            ("DELETE", "/v1/devices", "GET, POST"), ("POST", "/v1/devices/x", "GET"),
+            ("POST", "/v1/devices/x/apps/com.a", "GET, PUT"),
             ("GET", "/v1/devices/x/apps/com.a/push-to-start-tokens", "POST"), ("PUT", "/v1/activities", "GET, POST"),
-            ("DELETE", "/v1/activities/x", "GET"), ("GET", "/v1/activities/x/update", "POST"), ("GET", "/v1/activities/x/end", "POST"),
-            ("PATCH", "/v1/alarms", "GET, POST"), ("GET", "/v1/alarms/x/stop", "POST"), ("PUT", "/v1/clock", "GET, POST"),
+            ("DELETE", "/v1/activities/x", "GET"), ("GET", "/v1/activities/x/update", "POST"),
+            ("GET", "/v1/activities/x/end", "POST"),
+            ("PATCH", "/v1/alarms", "GET, POST"), ("GET", "/v1/alarms/x/stop", "POST"),
+            ("PUT", "/v1/clock", "GET, POST"),
         ]
         for (method, path, allow) in cases {
             let reply = api.send(method, path, key: nil)
@@ -79,7 +88,9 @@ final class AppAPIProtocolTests: XCTestCase {
 
     func testBodyOverTheLimitIs413() {
         let device = api.createDevice()
-        for (method, path) in [("POST", "/v1/activities"), ("PUT", "/v1/devices/\(device.id)/apps/com.a"), ("POST", "/v1/alarms")] {
+        for (method, path) in [
+            ("POST", "/v1/activities"), ("PUT", "/v1/devices/\(device.id)/apps/com.a"), ("POST", "/v1/alarms"),
+        ] {
             let reply = api.send(method, path, body: [], bodyTooLarge: true)
             XCTAssertEqual(reply.status, 413, path)
             XCTAssertEqual(reply.error, "tooLarge")
@@ -94,12 +105,14 @@ final class AppAPIProtocolTests: XCTestCase {
     }
 
     func testBodyMustBeAnObjectAndContentTypeIsNotEnforced() {
-        let array = api.send("POST", "/v1/activities", body: Array("[1]".utf8), headers: [("content-type", "text/plain")])
+        let array = api.send(
+            "POST", "/v1/activities", body: Array("[1]".utf8), headers: [("content-type", "text/plain")])
         XCTAssertEqual(array.status, 400)
         XCTAssertEqual(array.error, "invalidRequest")
         let device = api.createDevice()
         let plain = api.send(
-            "POST", "/v1/activities", json: AppAPIHarness.startBody(deviceId: device.id), headers: [("content-type", "text/plain")])
+            "POST", "/v1/activities", json: AppAPIHarness.startBody(deviceId: device.id),
+            headers: [("content-type", "text/plain")])
         XCTAssertEqual(plain.status, 201)
     }
 
@@ -120,11 +133,14 @@ final class AppAPIProtocolTests: XCTestCase {
         let device = api.createDevice()
         XCTAssertEqual(api.send("GET", "/v1/devices/\(device.id)/").status, 200)
         let id = "5F1C0A52-8A4E-4C47-9B7E-2D3F6A1B9C10"
-        let alarm = api.send("POST", "/v1/alarms", json: AppAPIHarness.alarmBody(deviceId: device.id, extra: ["id": .string(id)]))
+        let alarm = api.send(
+            "POST", "/v1/alarms", json: AppAPIHarness.alarmBody(deviceId: device.id, extra: ["id": .string(id)]))
         XCTAssertEqual(alarm.status, 201, "\(alarm.json)")
         let fetched = api.send("GET", "/v1/alarms/5F1C0A52%2D8A4E-4C47-9B7E-2D3F6A1B9C10")
         XCTAssertEqual(fetched.status, 200)
         XCTAssertEqual(fetched["id"]?.stringValue, id)
-        XCTAssertEqual(api.send("GET", "/v1/alarms/5F1C0A52+8A4E-4C47-9B7E-2D3F6A1B9C10").status, 404, "+ is not a space in a path")
+        XCTAssertEqual(
+            api.send("GET", "/v1/alarms/5F1C0A52+8A4E-4C47-9B7E-2D3F6A1B9C10").status, 404, "+ is not a space in a path"
+        )
     }
 }

@@ -25,16 +25,19 @@ final class AppAPIRestartTests: XCTestCase {
         let t0 = try api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue ?? 0
         let activity = try api.expect(
             201, "POST", "/v1/activities",
-            json: AppAPIHarness.startBody(deviceId: deviceId, extra: ["staleDate": .number(t0 + 3600), "pushType": "token"]))
+            json: AppAPIHarness.startBody(
+                deviceId: deviceId, extra: ["staleDate": .number(t0 + 3600), "pushType": "token"]))
         let activityId = activity["id"]?.stringValue ?? ""
         let alarm = try api.expect(
             201, "POST", "/v1/alarms",
             json: AppAPIHarness.alarmBody(
-                deviceId: deviceId, extra: ["schedule": ["fixed": .number(t0 + 7200)], "countdownDuration": ["preAlert": 600]]))
+                deviceId: deviceId,
+                extra: ["schedule": ["fixed": .number(t0 + 7200)], "countdownDuration": ["preAlert": 600]]))
         let alarmId = alarm["id"]?.stringValue ?? ""
         try api.expect(200, "POST", "/v1/clock", json: ["advanceBy": 600])
         try api.expect(
-            200, "POST", "/v1/activities/\(activityId)/update", json: ["contentState": ["status": "on the way"], "staleDate": .number(t0 + 3600)])
+            200, "POST", "/v1/activities/\(activityId)/update",
+            json: ["contentState": ["status": "on the way"], "staleDate": .number(t0 + 3600)])
 
         let paths = ["/v1/devices/\(deviceId)", "/v1/activities/\(activityId)", "/v1/alarms/\(alarmId)", "/v1/clock"]
         let before = try paths.map { try api.expect(200, "GET", $0) }

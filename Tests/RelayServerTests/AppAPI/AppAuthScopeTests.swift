@@ -50,7 +50,8 @@ final class AppAuthScopeTests: XCTestCase {
             }
         }
         // Nothing changed on B.
-        XCTAssertEqual(api.send("GET", "/v1/activities/\(activityOfB)", key: b.key)["contentState"], ["status": "preparing"])
+        XCTAssertEqual(
+            api.send("GET", "/v1/activities/\(activityOfB)", key: b.key)["contentState"], ["status": "preparing"])
         XCTAssertEqual(api.send("GET", "/v1/alarms/\(alarmOfB)", key: b.key).status, 200)
         XCTAssertEqual(api.send("GET", "/v1/devices/\(b.id)/apps/com.example.wake")["alarmAuthorization"], "authorized")
     }
@@ -59,7 +60,8 @@ final class AppAuthScopeTests: XCTestCase {
         XCTAssertEqual(api.send("GET", "/v1/devices/\(b.id)", key: b.key).status, 200)
         XCTAssertEqual(api.send("GET", "/v1/activities/\(activityOfB)", key: b.key).status, 200)
         let update = api.send(
-            "POST", "/v1/activities/\(activityOfB)/update", key: b.key, json: ["contentState": ["status": "on the way"]])
+            "POST", "/v1/activities/\(activityOfB)/update", key: b.key, json: ["contentState": ["status": "on the way"]]
+        )
         XCTAssertEqual(update.status, 200)
         XCTAssertEqual(api.send("POST", "/v1/alarms/\(alarmOfB)/cancel", key: b.key).status, 200)
     }
@@ -71,7 +73,9 @@ final class AppAuthScopeTests: XCTestCase {
         XCTAssertEqual(mine["items"]?.arrayValue?.compactMap { $0["deviceId"]?.stringValue }, [a.id])
         XCTAssertEqual(api.send("GET", "/v1/alarms", key: a.key)["items"], [])
         XCTAssertEqual(api.send("GET", "/v1/devices", key: a.key)["items"]?.arrayValue?.count, 1)
-        for path in ["/v1/activities?deviceId=\(b.id)", "/v1/alarms?deviceId=\(b.id)", "/v1/activities?deviceId=nobody"] {
+        for path in [
+            "/v1/activities?deviceId=\(b.id)", "/v1/alarms?deviceId=\(b.id)", "/v1/activities?deviceId=nobody",
+        ] {
             let reply = api.send("GET", path, key: a.key)
             XCTAssertEqual(reply.status, 403, path)
             XCTAssertEqual(reply.error, "forbidden")

@@ -76,7 +76,8 @@ final class ClockRoutesTests: XCTestCase {
         let fired = try api.events(after: before)
         let expected: [(String, UnixSeconds)] = [
             ("activity.stale", start + 1800), ("alarm.updated", start + 3000), ("alarm.updated", start + 3600),
-            ("activity.ended", start + 8 * 3600), ("activity.dismissed", start + 12 * 3600), ("clock", start + 13 * 3600),
+            ("activity.ended", start + 8 * 3600), ("activity.dismissed", start + 12 * 3600),
+            ("clock", start + 13 * 3600),
         ]
         XCTAssertEqual(fired.map(\.type), expected.map(\.0))
         XCTAssertEqual(fired.map(\.at), expected.map(\.1))

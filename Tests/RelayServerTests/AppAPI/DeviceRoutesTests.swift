@@ -33,7 +33,8 @@ final class DeviceRoutesTests: XCTestCase {
         let reply = api.send("GET", "/v1/devices/nope")
         XCTAssertEqual(reply.status, 404)
         XCTAssertEqual(reply.error, "notFound")
-        XCTAssertEqual(api.send("PUT", "/v1/devices/nope/apps/com.a", json: ["liveActivitiesEnabled": false]).status, 404)
+        XCTAssertEqual(
+            api.send("PUT", "/v1/devices/nope/apps/com.a", json: ["liveActivitiesEnabled": false]).status, 404)
     }
 
     func testSettingsPutChangesOnlyGivenMembersAndGetReturnsThem() {
@@ -47,7 +48,8 @@ final class DeviceRoutesTests: XCTestCase {
                 "deviceId": .string(device.id), "bundleId": "com.example.delivery", "liveActivitiesEnabled": true,
                 "frequentPushesEnabled": false, "alarmAuthorization": "notDetermined",
             ])
-        let put = api.send("PUT", path, key: device.key, json: ["frequentPushesEnabled": true, "alarmAuthorization": "denied"])
+        let put = api.send(
+            "PUT", path, key: device.key, json: ["frequentPushesEnabled": true, "alarmAuthorization": "denied"])
         XCTAssertEqual(put.status, 200)
         XCTAssertEqual(put["frequentPushesEnabled"], true)
         XCTAssertEqual(put["alarmAuthorization"], "denied")
@@ -73,7 +75,8 @@ final class DeviceRoutesTests: XCTestCase {
 
     func testDisablingLiveActivitiesMakesStarts403() {
         let device = api.createDevice()
-        _ = api.send("PUT", "/v1/devices/\(device.id)/apps/com.example.delivery", json: ["liveActivitiesEnabled": false])
+        _ = api.send(
+            "PUT", "/v1/devices/\(device.id)/apps/com.example.delivery", json: ["liveActivitiesEnabled": false])
         let reply = api.send("POST", "/v1/activities", json: AppAPIHarness.startBody(deviceId: device.id))
         XCTAssertEqual(reply.status, 403)
         XCTAssertEqual(reply.error, "liveActivitiesDisabled")
@@ -103,7 +106,9 @@ final class DeviceRoutesTests: XCTestCase {
             let reply = api.send("POST", path, json: body)
             XCTAssertEqual(reply.status, 400, "\(body)")
         }
-        XCTAssertEqual(api.send("POST", "/v1/devices/nope/apps/com.a/push-to-start-tokens", json: ["attributesType": "T"]).status, 404)
+        XCTAssertEqual(
+            api.send("POST", "/v1/devices/nope/apps/com.a/push-to-start-tokens", json: ["attributesType": "T"]).status,
+            404)
     }
 
     func testWritesAreDurableWhenAnswered() throws {

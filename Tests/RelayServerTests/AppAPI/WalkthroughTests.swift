@@ -36,14 +36,16 @@ final class WalkthroughTests: XCTestCase {
         let script = try String(contentsOfFile: Self.script, encoding: .utf8)
         let header = script.components(separatedBy: "\n\n").first ?? ""
         XCTAssertEqual(script, header + "\n\n" + commands.joined(separator: "\n\n") + "\n")
-        XCTAssertTrue(Self.blocks("shell", in: markdown).first?.contains("activity-relay serve --clock virtual") == true)
+        XCTAssertTrue(
+            Self.blocks("shell", in: markdown).first?.contains("activity-relay serve --clock virtual") == true)
     }
 
     func testWalkthroughPrintsWhatTheDocumentShows() throws {
         let markdown = try String(contentsOfFile: Self.document, encoding: .utf8)
         let expected = Self.blocks("json", in: markdown).joined(separator: "\n") + "\n"
 
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-\(UUID().uuidString)").path
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-\(UUID().uuidString)")
+            .path
         let port = try RelayBinary.freePort()
         let relay = try RelayBinary.serve(data: data, port: port, extra: ["--clock", "virtual"])
         defer {
