@@ -128,7 +128,7 @@ final class RelayConfigurationFileTests: XCTestCase {
                 #"{"rules": {"updateBudgetPerHour": -3}}"#,
                 "rules.updateBudgetPerHour: must be a whole number from 1 to 1000000 (found number -3)"
             ),
-            (#"{"rules": {"budget": 1}}"#, "rules.budget: is not a known key (found number 1)"),
+            (#"{"rules": {"budget": 1}}"#, "rules.budget: is not a known key (known: activeLifetime, dismissalWindow, frequentUpdateBudgetPerHour, lowPriorityDelay, maxActivityDataBytes, maxVisibleLifetime, providerTokenRefreshInterval, pushToStartBudget, strictBudget, tokenBurst, updateBudgetPerHour) (found number 1)"),
             (
                 #"{"http": {"maxConnections": 0}}"#,
                 "http.maxConnections: must be a whole number from 1 to 1000000 (found number 0)"
