@@ -2,11 +2,20 @@ import Foundation
 import RelayTestKit
 import XCTest
 
-/// The curl walk-through of docs/walkthrough.md works as written: its commands are exactly the
+/// The curl walk-through in the README works as written: its commands are exactly the
 /// fixture script's, and the script run against `activity-relay serve --clock virtual` prints
 /// exactly the outputs the document shows.
 final class WalkthroughTests: XCTestCase {
-    private static let document = Fixtures.repositoryRoot.appendingPathComponent("docs/walkthrough.md").path
+    private static let readme = Fixtures.repositoryRoot.appendingPathComponent("README.md").path
+
+    /// The README's walk-through section (up to the next `## ` heading).
+    static func walkthrough() throws -> String {
+        let text = try String(contentsOfFile: readme, encoding: .utf8)
+        guard let start = text.range(of: "## Walk-through") else { return "" }
+        let rest = text[start.upperBound...]
+        let end = rest.range(of: "\n## ")?.lowerBound ?? rest.endIndex
+        return String(rest[..<end])
+    }
     private static let script = Fixtures.path("walkthrough.sh")
 
     /// The fenced blocks of `markdown` whose info string is `language`, without their fences.
@@ -30,7 +39,7 @@ final class WalkthroughTests: XCTestCase {
     }
 
     func testScriptHoldsExactlyTheDocumentsCommands() throws {
-        let markdown = try String(contentsOfFile: Self.document, encoding: .utf8)
+        let markdown = try Self.walkthrough()
         let commands = Self.blocks("sh", in: markdown)
         XCTAssertEqual(commands.count, 5)
         let script = try String(contentsOfFile: Self.script, encoding: .utf8)
@@ -41,7 +50,7 @@ final class WalkthroughTests: XCTestCase {
     }
 
     func testWalkthroughPrintsWhatTheDocumentShows() throws {
-        let markdown = try String(contentsOfFile: Self.document, encoding: .utf8)
+        let markdown = try Self.walkthrough()
         let expected = Self.blocks("json", in: markdown).joined(separator: "\n") + "\n"
 
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-\(UUID().uuidString)")
