@@ -1,6 +1,6 @@
+import RelayCore
 public import RelayHTTP
 public import RelayNet
-import RelayCore
 
 /// The bounds the listener puts on every peer (config object `http`): how long it waits for a
 /// handshake, for a request's headers and on an idle connection, and how much it accepts.
@@ -21,15 +21,16 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maxHeaderListSize: Int = 16_384
     /// The largest request body accepted; larger is 413. Default 64 KiB (provider payloads are at most 5 KiB).
     public var maxBodyBytes: Int = 65_536
-    /// Seconds an HTTP/1.1 request body may take to arrive once its head is complete. Default 30.
+    /// Seconds a request body may take to arrive once its head is in. Default 30.
     public var bodyReadTimeout: Double = 30
-    /// Bytes a streaming response may have queued before its subscriber counts as too slow. Default 1 MiB.
-    public var streamBufferBytes: Int = 1_048_576
     /// Whether a new HTTP/2 connection is allowed one stream until it shows who it is (a valid
     /// provider token, or any request that is not for the provider API), as APNs does. Off by
     /// default: clients that open many streams before reading SETTINGS (h2load) see the excess
     /// refused, which real APNs clients handle but load tools count as failures.
     public var gateUntilAuthenticated: Bool = false
+    /// Bytes a streaming response may have queued before its subscriber counts as too slow
+    /// (set from the `stream.bufferBytes` config). Default 1 MiB.
+    public var streamBufferBytes: Int = 1 << 20
 
     /// The defaults.
     public init() {}
@@ -37,7 +38,7 @@ public struct HTTPLimits: Sendable, Hashable {
     /// The config keys, as written in the `http` object.
     static let keys: Set<String> = [
         "handshakeTimeout", "idleTimeout", "headerReadTimeout", "maxConnections", "maxConcurrentStreams",
-        "maxHeaderListSize", "maxBodyBytes",
+        "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated",
     ]
 
     /// Reads the `http` object; keys left out keep their defaults.
@@ -51,6 +52,8 @@ public struct HTTPLimits: Sendable, Hashable {
         maxConcurrentStreams = try fields.integer("maxConcurrentStreams", in: 1...100_000) ?? maxConcurrentStreams
         maxHeaderListSize = try fields.integer("maxHeaderListSize", in: 1024...(1 << 20)) ?? maxHeaderListSize
         maxBodyBytes = try fields.integer("maxBodyBytes", in: 5120...(16 << 20)) ?? maxBodyBytes
+        bodyReadTimeout = try fields.seconds("bodyReadTimeout", atMost: 3600) ?? bodyReadTimeout
+        gateUntilAuthenticated = try fields.bool("gateUntilAuthenticated") ?? gateUntilAuthenticated
     }
 
     /// The listener's limits with this handshake timeout and connection cap, other values at

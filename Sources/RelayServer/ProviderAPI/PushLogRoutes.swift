@@ -1,6 +1,5 @@
 import RelayCore
 import RelayHTTP
-import RelayNet
 import RelayStore
 
 /// `GET /v1/pushes`: the push log, like the Delivery Log of Apple's console (CONTRACT §5).
@@ -8,21 +7,21 @@ import RelayStore
 /// Answers `{"items": [record, ...], "nextBefore": id | null}`, newest first, each record in the
 /// push-record shape (headers with the token redacted, payload, status, reason, outcome, hint,
 /// activity). `nextBefore` pages further back. The admin key sees every push; a device key only
-/// those to its own tokens and channels (`PushLogViewer`).
+/// those to its own tokens and channels (`PushLogVisibility`).
 public struct PushLogRoutes: RouteGroup {
     let service: RelayService
-    /// SHA-256 of the admin key; empty when the relay has none (then no request is admin).
-    let adminDigest: [UInt8]
+    /// The app API's bearer-key authentication (admin key or device key).
+    let auth: AppAuth
 
     /// Rows read per page while collecting a device key's entries.
     static let scanPage = 200
     /// Most rows one device-key request looks at before answering with what it found.
     static let maxScan = 5000
 
-    /// The push log of `service`, readable with `adminKey` or a device key.
-    public init(service: RelayService, adminKey: String) {
+    /// The push log of `service`, readable with the keys `auth` knows.
+    public init(service: RelayService, auth: AppAuth) {
         self.service = service
-        adminDigest = adminKey.isEmpty ? [] : SHA256.hash(Array(adminKey.utf8))
+        self.auth = auth
     }
 
     public func owns(_ path: String) -> Bool { path == "/v1/pushes" }
@@ -33,15 +32,13 @@ public struct PushLogRoutes: RouteGroup {
             respond(.full(JSONResponse.error(405, "methodNotAllowed", "the push log is read with GET /v1/pushes")))
             return
         }
-        guard
-            let viewer = PushLogViewer.resolve(
-                authorization: http.headers["authorization"], adminDigest: adminDigest, service: service)
-        else {
-            respond(
-                .full(
-                    JSONResponse.error(
-                        401, "unauthorized", "send authorization: bearer <admin key or device key>")))
+        let principal: AppPrincipal
+        switch auth.authenticate(http.headers) {
+        case .refused(let refusal):
+            respond(.full(refusal))
             return
+        case .authenticated(let who):
+            principal = who
         }
         request.context.markTrusted()
         let query: PushLogQuery
@@ -52,7 +49,8 @@ public struct PushLogRoutes: RouteGroup {
             return
         }
         do {
-            let (entries, nextBefore) = try read(query, viewer: viewer)
+            let visibility = principal.deviceId.map { PushLogVisibility(deviceId: $0, service: service) }
+            let (entries, nextBefore) = try read(query, visibility: visibility)
             respond(.full(Self.response(entries, nextBefore: nextBefore)))
         } catch {
             RelayLog.error("pushlog.read", ["conn": String(request.context.id), "error": error.description])
@@ -60,31 +58,30 @@ public struct PushLogRoutes: RouteGroup {
         }
     }
 
-    /// The entries `viewer` may see, newest first, and the id to page on from (nil at the end).
-    func read(_ query: PushLogQuery, viewer: PushLogViewer) throws(StoreError) -> ([StoredPush], Int64?) {
+    /// The entries a caller may see (everything when `visibility` is nil, the admin), newest
+    /// first, and the id to page on from (nil at the end).
+    func read(_ query: PushLogQuery, visibility: PushLogVisibility?) throws(StoreError) -> ([StoredPush], Int64?) {
         let reader = service.store.reader
-        switch viewer {
-        case .admin:
+        guard let visibility else {
             let rows = try reader.pushes(filter: query.filter, before: query.before, limit: query.limit)
             return (rows, rows.count == query.limit ? rows.last?.id : nil)
-        case .device(_, let visibility):
-            if let token = query.filter.token, !visibility.tokens.contains(token) { return ([], nil) }
-            if let channel = query.filter.channelId, !visibility.channels.contains(channel) { return ([], nil) }
-            var found: [StoredPush] = []
-            var cursor = query.before
-            var scanned = 0
-            while found.count < query.limit, scanned < Self.maxScan {
-                let rows = try reader.pushes(filter: query.filter, before: cursor, limit: Self.scanPage)
-                scanned += rows.count
-                for row in rows where visibility.admits(token: row.push.token, channelId: row.push.channelId) {
-                    found.append(row)
-                    if found.count == query.limit { return (found, row.id) }
-                }
-                guard rows.count == Self.scanPage, let last = rows.last else { return (found, nil) }
-                cursor = last.id
-            }
-            return (found, cursor)
         }
+        if let token = query.filter.token, !visibility.tokens.contains(token) { return ([], nil) }
+        if let channel = query.filter.channelId, !visibility.channels.contains(channel) { return ([], nil) }
+        var found: [StoredPush] = []
+        var cursor = query.before
+        var scanned = 0
+        while found.count < query.limit, scanned < Self.maxScan {
+            let rows = try reader.pushes(filter: query.filter, before: cursor, limit: Self.scanPage)
+            scanned += rows.count
+            for row in rows where visibility.admits(token: row.push.token, channelId: row.push.channelId) {
+                found.append(row)
+                if found.count == query.limit { return (found, row.id) }
+            }
+            guard rows.count == Self.scanPage, let last = rows.last else { return (found, nil) }
+            cursor = last.id
+        }
+        return (found, cursor)
     }
 
     /// `{"items": [...], "nextBefore": ...}` built from the stored JSON records without parsing them.

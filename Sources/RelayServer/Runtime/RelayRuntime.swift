@@ -19,17 +19,13 @@ public final class RelayRuntime: Sendable {
         public var retention = RelayService.Retention()
         /// How often timed transitions are checked for (seconds of real time).
         public var tickInterval = 0.1
-        /// The admin API key (from the data directory); it reaches every device.
-        public var adminKey = ""
-        /// The provider keys whose tokens the provider API accepts (the configured keys and the
-        /// data directory's development key; see `ProviderKeyring(configuration:developmentKey:)`).
-        public var providerKeyring = ProviderKeyring(keys: [])
-        /// Provider API requests refused in a row before the connection gets GOAWAY; 0 never.
-        public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
+        /// Keys and settings handed to the routes.
+        public var routeSettings: RouteSettings
         /// Builds the route groups for a service; the default is every surface of the relay.
         public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
 
-        public init(certificatePath: String, privateKeyPath: String, databasePath: String) {
+        public init(certificatePath: String, privateKeyPath: String, databasePath: String, routeSettings: RouteSettings) {
+            self.routeSettings = routeSettings
             self.certificatePath = certificatePath
             self.privateKeyPath = privateKeyPath
             self.databasePath = databasePath
@@ -59,10 +55,7 @@ public final class RelayRuntime: Sendable {
         let group = try EventLoopGroup(threads: max(1, options.threads))
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
-        let settings = RouteSettings(
-            adminKey: options.adminKey, providerKeyring: options.providerKeyring,
-            providerRefusalLimit: options.providerRefusalLimit)
-        let router = Router(groups: options.routes(service, settings))
+        let router = Router(groups: options.routes(service, options.routeSettings))
         let limits = options.httpLimits
         let refresh = options.rules.providerTokenRefreshInterval
         let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {

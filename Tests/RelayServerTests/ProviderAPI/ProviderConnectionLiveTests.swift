@@ -103,7 +103,7 @@ final class ProviderConnectionLiveTests: XCTestCase {
     }
 
     func testRefusalsInARowCloseTheConnectionWithAGoawayReason() throws {
-        try start { $0.providerRefusalLimit = 3 }
+        try start { $0.routeSettings.providerRefusalLimit = 3 }
         let jwt = "bearer \(try provider.devToken())"
         let unknown = String(repeating: "0f", count: 32)
         var connection = ["requests": (0..<3).map { _ in push(unknown, authorization: jwt) }] as [String: Any]
@@ -116,7 +116,7 @@ final class ProviderConnectionLiveTests: XCTestCase {
     }
 
     func testASuccessResetsTheRefusalCount() throws {
-        try start { $0.providerRefusalLimit = 3 }
+        try start { $0.routeSettings.providerRefusalLimit = 3 }
         let jwt = "bearer \(try provider.devToken())"
         let good = try activityToken()
         let unknown = String(repeating: "0f", count: 32)

@@ -42,10 +42,9 @@ final class ProviderRelay {
                 bundleIDs: .only(["com.example.allowed"])),
             .init(teamID: Self.otherTeamID, keyID: Self.otherKeyID, publicKey: try otherKey.publicKey, bundleIDs: .any),
         ])
-        let admin = data.adminKey.secret
+        let settings = RouteSettings(adminKey: data.adminKey, keyring: keyring)
         relay = try LiveRelay(directory: URL(fileURLWithPath: path)) { options in
-            options.providerKeyring = keyring
-            options.adminKey = admin
+            options.routeSettings = settings
             configure(&options)
         }
     }

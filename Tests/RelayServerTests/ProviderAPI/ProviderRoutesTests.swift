@@ -29,8 +29,9 @@ final class ProviderRoutesTests: XCTestCase {
         let others = ["/v1/pushes", "/healthz", "/30/device", "/", "/v1/3/device"]
         for path in owned { XCTAssertTrue(routes.owns(path), path) }
         for path in others { XCTAssertFalse(routes.owns(path), path) }
-        XCTAssertTrue(PushLogRoutes(service: service, adminKey: "k").owns("/v1/pushes"))
-        XCTAssertFalse(PushLogRoutes(service: service, adminKey: "k").owns("/v1/pushes/1"))
+        let auth = AppAuth(adminKey: AdminKey("admin-key-0123456789")!, service: service)
+        XCTAssertTrue(PushLogRoutes(service: service, auth: auth).owns("/v1/pushes"))
+        XCTAssertFalse(PushLogRoutes(service: service, auth: auth).owns("/v1/pushes/1"))
     }
 
     func testOverHTTP1EveryProviderPathIs505() throws {
@@ -82,13 +83,5 @@ final class ProviderRoutesTests: XCTestCase {
             "bearer (redacted; kid=K iss=T iat=1700000000)")
         XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
         XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
-    }
-
-    func testPushLogBearerKey() {
-        XCTAssertEqual(PushLogViewer.bearerKey("Bearer  abc "), "abc")
-        XCTAssertNil(PushLogViewer.bearerKey("basic abc"))
-        XCTAssertNil(PushLogViewer.bearerKey("bearer"))
-        XCTAssertNil(PushLogViewer.bearerKey(nil))
-        XCTAssertNil(PushLogViewer.bearerKey("bearer " + String(repeating: "k", count: 600)))
     }
 }

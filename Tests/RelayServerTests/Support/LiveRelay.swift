@@ -12,6 +12,10 @@ final class LiveRelay {
     let runtime: RelayRuntime
     let directory: URL
     let caPath: String
+    /// The development provider key (team DEVTEAM000, key DEVKEY0000, any bundle ID).
+    let devKey: P256PrivateKey
+    /// The admin key.
+    static let adminKey = "test-admin-key-0123456789"
     var port: UInt16 { runtime.port }
     var base: String { "https://localhost:\(port)" }
 
@@ -27,13 +31,19 @@ final class LiveRelay {
         let key = directory.appendingPathComponent("tls-key.pem").path
         _ = try SelfSignedCertificate.ensure(certificatePath: cert, keyPath: key)
         caPath = cert
+        let devKey = try P256PrivateKey()
+        self.devKey = devKey
+        let keyring = ProviderKeyring(keys: [
+            ProviderKeyring.Key(
+                teamID: "DEVTEAM000", keyID: "DEVKEY0000", publicKey: try devKey.publicKey, bundleIDs: .any)
+        ])
         var options = RelayRuntime.Options(
-            certificatePath: cert, privateKeyPath: key, databasePath: directory.appendingPathComponent("relay.sqlite").path)
+            certificatePath: cert, privateKeyPath: key, databasePath: directory.appendingPathComponent("relay.sqlite").path,
+            routeSettings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: keyring))
         options.port = 0
         options.threads = 2
         let extras = extraRoutes
         options.routes = { service, settings in DefaultRoutes.all(service: service, settings: settings) + extras }
-        options.adminKey = "test-admin-key"
         configure(&options)
         runtime = try RelayRuntime.start(options)
     }
@@ -70,4 +80,7 @@ enum Fixtures {
         .appendingPathComponent("Fixtures")
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The package's root folder.
+    static let repositoryRoot = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }
