@@ -85,7 +85,7 @@ final class ChannelBroadcastLiveTests: XCTestCase {
         XCTAssertNotNil(answers[3].headers["apns-request-id"], "a generated request id when none was sent")
         XCTAssertEqual(answers[4].reason, "ChannelNotRegistered")
 
-        XCTAssertEqual(try provider.activity(subscriber.id).contentState, ["score": "2-1"])
+        XCTAssertEqual(try provider.activity(subscriber.id)["contentState"], ["score": "2-1"])
         let logged = try XCTUnwrap(try provider.pushLog("channelId=\(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)").first)
         XCTAssertEqual(logged["outcome"] as? String, "broadcast")
         XCTAssertEqual(logged["apnsId"] as? String, Self.requestID)

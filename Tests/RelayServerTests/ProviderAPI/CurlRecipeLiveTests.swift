@@ -60,6 +60,6 @@ final class CurlRecipeLiveTests: XCTestCase {
         let logged = try XCTUnwrap(try provider.pushLog("token=\(token)").first)
         XCTAssertEqual(logged["outcome"] as? String, "applied", "\(logged)")
         XCTAssertEqual(
-            try provider.activity(activity.id).contentState["eventDescription"], "Power Panda found a sword!")
+            try provider.activity(activity.id)["contentState"]?["eventDescription"], "Power Panda found a sword!")
     }
 }

@@ -48,9 +48,7 @@ final class DevicePushReasonLiveTests: XCTestCase {
         let active = try provider.startActivity(deviceId: device.id)
         let burst = try provider.startActivity(deviceId: device.id)
         let ended = try provider.startActivity(deviceId: device.id)
-        let endedAt = try provider.perform { emulator, now in
-            (try? emulator.endActivity(id: ended.id, body: ["dismissalPolicy": "default"], at: now))?.endedAt
-        }
+        let endedAt = try provider.endActivity(ended.id)["endedAt"]?.doubleValue
         let other = try provider.startActivity(deviceId: device.id, bundle: "com.example.other")
         let token = try XCTUnwrap(active.token)
         let jwt = try provider.devToken()

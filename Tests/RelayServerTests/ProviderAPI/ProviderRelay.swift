@@ -74,9 +74,13 @@ final class ProviderRelay {
 
     static func now(minus age: Double) -> Int64 { Int64(Date().timeIntervalSince1970 - age) }
 
-    // MARK: - Device state (in process: the app API is another branch's)
+    // MARK: - Device state, through the app API
 
-    /// Runs `command` on the service and waits until it is durable.
+    /// The app API over curl with the admin key.
+    var app: AppAPIClient { AppAPIClient(base: relay.base, caPath: caPath, key: data.adminKey.secret) }
+
+    /// Runs `command` on the service and waits until it is durable (for state the app API cannot
+    /// make quickly, such as 10,000 channels).
     func perform<T: Sendable>(_ command: @escaping (inout DeviceEmulator, UnixSeconds) -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let box = Box<Result<T, StoreError>>()
@@ -90,48 +94,42 @@ final class ProviderRelay {
         return try result.get()
     }
 
-    /// A new device; returns its id and its key.
-    func makeDevice(settings: JSONValue? = nil) throws -> (id: String, key: String) {
-        let key = "device-key-\(UUID().uuidString)"
-        let id = try perform { emulator, now in emulator.createDevice(keyHash: DeviceKey.hash(key), at: now).id }
-        if let settings {
-            _ = try perform { emulator, now in
-                try? emulator.updateAppSettings(deviceId: id, bundleId: Self.bundle, body: settings, at: now)
-            }
-        }
-        return (id, key)
+    /// `POST /v1/devices`: the new device's id and key.
+    func makeDevice() throws -> (id: String, key: String) {
+        let device = try app.expect(201, "POST", "/v1/devices")
+        return (try XCTUnwrap(device["deviceId"]?.stringValue), try XCTUnwrap(device["deviceKey"]?.stringValue))
     }
 
-    /// Starts an activity with an update token on `deviceId`; returns its id and token.
+    /// `POST /v1/activities` with `pushType` `"token"` (or a channel): its id and update token.
     func startActivity(deviceId: String, bundle: String = ProviderRelay.bundle, channel: String? = nil) throws -> (
         id: String, token: String?
     ) {
         let pushType: JSONValue = channel.map { ["channel": .string($0)] } ?? "token"
-        let body: JSONValue = [
-            "deviceId": .string(deviceId), "bundleId": .string(bundle), "attributesType": "DeliveryAttributes",
-            "attributes": ["order": "42"], "contentState": ["status": "preparing"], "pushType": pushType,
-        ]
-        let result = try perform { emulator, now in
-            Result { () throws(EmulatorError) -> LiveActivity in try emulator.startActivity(body: body, at: now) }
-        }
-        let activity = try result.get()
-        return (activity.id, activity.pushToken)
+        let activity = try app.expect(
+            201, "POST", "/v1/activities",
+            json: [
+                "deviceId": .string(deviceId), "bundleId": .string(bundle), "attributesType": "DeliveryAttributes",
+                "attributes": ["order": "42"], "contentState": ["status": "preparing"], "pushType": pushType,
+            ])
+        return (try XCTUnwrap(activity["id"]?.stringValue), activity["pushToken"]?.stringValue)
     }
 
-    /// A push-to-start token of `deviceId` for `DeliveryAttributes`.
+    /// `POST /v1/activities/{id}/end`: the activity as ended.
+    func endActivity(_ id: String) throws -> JSONValue {
+        try app.expect(200, "POST", "/v1/activities/\(id)/end", json: ["dismissalPolicy": "default"])
+    }
+
+    /// `POST /v1/devices/{id}/apps/{bundle}/push-to-start-tokens` for `DeliveryAttributes`.
     func pushToStartToken(deviceId: String) throws -> String {
-        let result = try perform { emulator, now in
-            Result { () throws(EmulatorError) -> PushToStartToken in
-                try emulator.pushToStartToken(
-                    deviceId: deviceId, bundleId: Self.bundle, attributesType: "DeliveryAttributes", at: now)
-            }
-        }
-        return try result.get().token
+        let token = try app.expect(
+            201, "POST", "/v1/devices/\(deviceId)/apps/\(Self.bundle)/push-to-start-tokens",
+            json: ["attributesType": "DeliveryAttributes"])
+        return try XCTUnwrap(token["token"]?.stringValue)
     }
 
-    /// The activity as the app API shows it.
-    func activity(_ id: String) throws -> LiveActivity {
-        try service.read { emulator in try emulator.activity(id) }
+    /// `GET /v1/activities/{id}`.
+    func activity(_ id: String) throws -> JSONValue {
+        try app.expect(200, "GET", "/v1/activities/\(id)")
     }
 
     // MARK: - Clients
