@@ -23,7 +23,11 @@ enum ProviderRequestRecord {
             } else if value.utf8.count > maxHeaderValueBytes {
                 value = String(decoding: value.utf8.prefix(maxHeaderValueBytes), as: UTF8.self) + "…"
             }
-            if let earlier = out[field.name] { out[field.name] = earlier + ", " + value } else { out[field.name] = value }
+            if let earlier = out[field.name] {
+                out[field.name] = earlier + ", " + value
+            } else {
+                out[field.name] = value
+            }
         }
         return out
     }
@@ -31,7 +35,8 @@ enum ProviderRequestRecord {
     /// `authorization` as logged.
     static func redacted(_ token: ProviderToken?) -> String {
         guard let token else { return "(redacted)" }
-        let issued = token.issuedAt.rounded(.down) == token.issuedAt ? String(Int64(token.issuedAt)) : String(token.issuedAt)
+        let issued =
+            token.issuedAt.rounded(.down) == token.issuedAt ? String(Int64(token.issuedAt)) : String(token.issuedAt)
         return "bearer (redacted; kid=\(token.keyID) iss=\(token.teamID) iat=\(issued))"
     }
 

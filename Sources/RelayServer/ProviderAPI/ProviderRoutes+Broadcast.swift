@@ -13,7 +13,9 @@ extension ProviderRoutes {
         let headers = Self.fields(http.headers)
         let context = request.context
         let requestID =
-            headers["apns-request-id"].flatMap { try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue }
+            headers["apns-request-id"].flatMap {
+                try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue
+            }
             ?? Self.newID()
         var token: ProviderToken?
         var parsed: JSONValue?
@@ -35,39 +37,43 @@ extension ProviderRoutes {
         ).mapError { Self.sizeAware($0, request: request, limit: limit) }
 
         let pushContext = PushContext(
-            apnsId: requestID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(http.headers, token: token),
+            apnsId: requestID, uniqueId: Self.newID(),
+            headers: ProviderRequestRecord.headers(http.headers, token: token),
             payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
         let channelID = headers["apns-channel-id"].map { String($0.prefix(BroadcastChannelID.maxLength)) }
         let bundleID = try? BroadcastPushRequest.checkRoute(method: "POST", path: http.path).get()
         let streamID = request.streamID
 
-        service.perform({ emulator, now -> PushResult in
-            switch validated {
-            case .success(let push):
-                return emulator.deliverBroadcast(push, context: pushContext, at: now)
-            case .failure(let error):
-                return emulator.recordRefusal(
-                    error, token: nil, channelId: channelID, bundleId: bundleID,
-                    context: pushContext, at: now)
-            }
-        }) { outcome in
-            switch outcome {
-            case .success(let result):
-                let response =
-                    if let error = result.error {
-                        APNsResponse.refused(error, idHeader: "apns-request-id", id: requestID)
-                    } else {
-                        APNsResponse.success(
-                            200, requestID: requestID, extra: [("apns-unique-id", pushContext.uniqueId)])
-                    }
-                Self.logPush(result.record, connection: context, streamID: streamID)
-                respond(.full(response))
-                count(status: result.status, reason: result.error?.reason, on: context)
-            case .failure(let error):
-                RelayLog.error(
-                    "broadcast.store", ["conn": String(context.id), "requestId": requestID, "error": error.description])
-                respond(.full(APNsResponse.storeFailure(idHeader: "apns-request-id", id: requestID)))
-            }
-        }
+        service.perform(
+            { emulator, now -> PushResult in
+                switch validated {
+                case .success(let push):
+                    return emulator.deliverBroadcast(push, context: pushContext, at: now)
+                case .failure(let error):
+                    return emulator.recordRefusal(
+                        error, token: nil, channelId: channelID, bundleId: bundleID,
+                        context: pushContext, at: now)
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .success(let result):
+                    let response =
+                        if let error = result.error {
+                            APNsResponse.refused(error, idHeader: "apns-request-id", id: requestID)
+                        } else {
+                            APNsResponse.success(
+                                200, requestID: requestID, extra: [("apns-unique-id", pushContext.uniqueId)])
+                        }
+                    Self.logPush(result.record, connection: context, streamID: streamID)
+                    respond(.full(response))
+                    count(status: result.status, reason: result.error?.reason, on: context)
+                case .failure(let error):
+                    RelayLog.error(
+                        "broadcast.store",
+                        ["conn": String(context.id), "requestId": requestID, "error": error.description])
+                    respond(.full(APNsResponse.storeFailure(idHeader: "apns-request-id", id: requestID)))
+                }
+            })
     }
 }

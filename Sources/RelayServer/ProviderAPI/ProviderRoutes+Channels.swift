@@ -12,7 +12,9 @@ extension ProviderRoutes {
         let headers = Self.fields(http.headers)
         let context = request.context
         let requestID =
-            headers["apns-request-id"].flatMap { try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue }
+            headers["apns-request-id"].flatMap {
+                try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue
+            }
             ?? Self.newID()
         var token: ProviderToken?
         let limit = ChannelManagementRequest.maxBodyBytes
@@ -23,7 +25,8 @@ extension ProviderRoutes {
             authenticator.authorizeApp(authorization, bundleID: bundleID, context: context, token: &token)
         }.mapError { Self.sizeAware($0, request: request, limit: limit) }
 
-        let finish: @Sendable (Result<HTTPResponse, APNsError>, String, String?) -> Void = { result, operation, channel in
+        let finish: @Sendable (Result<HTTPResponse, APNsError>, String, String?) -> Void = {
+            result, operation, channel in
             let response: HTTPResponse
             switch result {
             case .success(let success): response = success
@@ -34,7 +37,8 @@ extension ProviderRoutes {
                 "channel",
                 [
                     "conn": String(context.id), "stream": String(request.streamID), "requestId": requestID,
-                    "op": operation, "channel": ProviderRequestRecord.prefix(channel), "status": String(response.status),
+                    "op": operation, "channel": ProviderRequestRecord.prefix(channel),
+                    "status": String(response.status),
                     "reason": reason?.rawValue ?? "-",
                 ])
             respond(.full(response))
@@ -52,36 +56,42 @@ extension ProviderRoutes {
         let bundleID = checked.bundleID
         switch checked.operation {
         case .create(let policy):
-            service.perform({ emulator, now in emulator.createChannel(bundleId: bundleID, policy: policy, at: now) }) {
-                outcome in
-                switch outcome {
-                case .success(.success(let channel)):
-                    let response = APNsResponse.success(
-                        201, requestID: requestID, extra: [("apns-channel-id", channel.id)])
-                    finish(.success(response), "create", channel.id)
-                case .success(.failure(let error)):
-                    finish(.failure(error), "create", nil)
-                case .failure:
-                    finish(.failure(APNsError(.internalServerError, "the channel could not be stored")), "create", nil)
-                }
-            }
+            service.perform(
+                { emulator, now in emulator.createChannel(bundleId: bundleID, policy: policy, at: now) },
+                completion: {
+                    outcome in
+                    switch outcome {
+                    case .success(.success(let channel)):
+                        let response = APNsResponse.success(
+                            201, requestID: requestID, extra: [("apns-channel-id", channel.id)])
+                        finish(.success(response), "create", channel.id)
+                    case .success(.failure(let error)):
+                        finish(.failure(error), "create", nil)
+                    case .failure:
+                        finish(
+                            .failure(APNsError(.internalServerError, "the channel could not be stored")), "create", nil)
+                    }
+                })
         case .read(let id):
             let found = service.read { $0.channel(id.rawValue, bundleId: bundleID) }
             finish(
                 found.map { APNsResponse.success(200, requestID: requestID, body: $0.apnsJSON) }, "read", id.rawValue)
         case .delete(let id):
-            service.perform({ emulator, now in emulator.deleteChannel(id.rawValue, bundleId: bundleID, at: now) }) {
-                outcome in
-                switch outcome {
-                case .success(.success):
-                    finish(.success(APNsResponse.success(204, requestID: requestID)), "delete", id.rawValue)
-                case .success(.failure(let error)):
-                    finish(.failure(error), "delete", id.rawValue)
-                case .failure:
-                    finish(
-                        .failure(APNsError(.internalServerError, "the deletion could not be stored")), "delete", id.rawValue)
-                }
-            }
+            service.perform(
+                { emulator, now in emulator.deleteChannel(id.rawValue, bundleId: bundleID, at: now) },
+                completion: {
+                    outcome in
+                    switch outcome {
+                    case .success(.success):
+                        finish(.success(APNsResponse.success(204, requestID: requestID)), "delete", id.rawValue)
+                    case .success(.failure(let error)):
+                        finish(.failure(error), "delete", id.rawValue)
+                    case .failure:
+                        finish(
+                            .failure(APNsError(.internalServerError, "the deletion could not be stored")), "delete",
+                            id.rawValue)
+                    }
+                })
         case .listAll:
             let ids = service.read { $0.channelIDs(bundleId: bundleID) }
             let body = BroadcastChannel.listBody(ids.map { BroadcastChannelID(rawValue: $0) })

@@ -23,32 +23,34 @@ extension ProviderRoutes {
         let connection = request.context
         let streamID = request.streamID
 
-        service.perform({ emulator, now -> PushResult in
-            switch validated {
-            case .success(let push):
-                return emulator.deliver(push, context: pushContext, at: now)
-            case .failure(let error):
-                return emulator.recordRefusal(
-                    error, token: tokenText, bundleId: bundleID, context: pushContext, at: now)
-            }
-        }) { outcome in
-            switch outcome {
-            case .success(let result):
-                let response =
-                    if let error = result.error {
-                        APNsResponse.refused(error, idHeader: "apns-id", id: apnsID)
-                    } else {
-                        APNsResponse.accepted(apnsID: apnsID, uniqueID: pushContext.uniqueId)
-                    }
-                Self.logPush(result.record, connection: connection, streamID: streamID)
-                respond(.full(response))
-                count(status: result.status, reason: result.error?.reason, on: connection)
-            case .failure(let error):
-                RelayLog.error(
-                    "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])
-                respond(.full(APNsResponse.storeFailure(idHeader: "apns-id", id: apnsID)))
-            }
-        }
+        service.perform(
+            { emulator, now -> PushResult in
+                switch validated {
+                case .success(let push):
+                    return emulator.deliver(push, context: pushContext, at: now)
+                case .failure(let error):
+                    return emulator.recordRefusal(
+                        error, token: tokenText, bundleId: bundleID, context: pushContext, at: now)
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .success(let result):
+                    let response =
+                        if let error = result.error {
+                            APNsResponse.refused(error, idHeader: "apns-id", id: apnsID)
+                        } else {
+                            APNsResponse.accepted(apnsID: apnsID, uniqueID: pushContext.uniqueId)
+                        }
+                    Self.logPush(result.record, connection: connection, streamID: streamID)
+                    respond(.full(response))
+                    count(status: result.status, reason: result.error?.reason, on: connection)
+                case .failure(let error):
+                    RelayLog.error(
+                        "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])
+                    respond(.full(APNsResponse.storeFailure(idHeader: "apns-id", id: apnsID)))
+                }
+            })
     }
 
     /// Checks 1–13 of `LiveActivityPushRequest` (see its `+Validation`), driving the stages so
@@ -84,7 +86,8 @@ extension ProviderRoutes {
     /// characters), or nil for another path.
     static func deviceTokenText(path: String) -> String? {
         guard path.hasPrefix(LiveActivityPushRequest.pathPrefix) else { return nil }
-        let text = path.utf8.dropFirst(LiveActivityPushRequest.pathPrefix.utf8.count).prefix(APNsDeviceToken.maxBytes * 2)
+        let text = path.utf8.dropFirst(LiveActivityPushRequest.pathPrefix.utf8.count).prefix(
+            APNsDeviceToken.maxBytes * 2)
         return text.isEmpty ? nil : String(decoding: text, as: UTF8.self).lowercased()
     }
 
@@ -102,7 +105,8 @@ extension ProviderRoutes {
             [
                 "conn": String(connection.id), "stream": String(streamID), "apnsId": record.apnsId,
                 "uniqueId": record.uniqueId,
-                record.channelId == nil ? "token" : "channel": ProviderRequestRecord.prefix(record.channelId ?? record.token),
+                record.channelId == nil ? "token" : "channel": ProviderRequestRecord.prefix(
+                    record.channelId ?? record.token),
                 "status": String(record.status), "reason": record.reason ?? "-", "outcome": record.outcome.rawValue,
                 "activity": record.activityId ?? "-",
             ])

@@ -64,7 +64,10 @@ public struct ProviderRoutes: RouteGroup {
         ]
         RelayLog.info(
             "provider.http1",
-            ["conn": String(request.context.id), "method": request.request.method, "path": String(request.request.path.prefix(64))])
+            [
+                "conn": String(request.context.id), "method": request.request.method,
+                "path": String(request.request.path.prefix(64)),
+            ])
         respond(.full(HTTPResponse(status: 505, headers: headers, body: body.serialized())))
     }
 
@@ -95,7 +98,8 @@ public struct ProviderRoutes: RouteGroup {
         guard refusalLimit > 0, refusals >= refusalLimit else { return }
         context.providerRefusalsInARow.store(0, ordering: .relaxed)
         RelayLog.info(
-            "provider.disconnect", ["conn": String(context.id), "refusals": String(refusals), "reason": reason?.rawValue ?? "-"])
+            "provider.disconnect",
+            ["conn": String(context.id), "refusals": String(refusals), "reason": reason?.rawValue ?? "-"])
         context.closeWithGoaway(reason: reason?.rawValue ?? APNsReason.badRequestParams.rawValue)
     }
 
@@ -108,6 +112,7 @@ public struct ProviderRoutes: RouteGroup {
     /// `error` with a message that does not pretend to know the size of a discarded body.
     static func sizeAware(_ error: APNsError, request: ServerRequest, limit: Int) -> APNsError {
         guard request.bodyTooLarge, error.reason == .payloadTooLarge else { return error }
-        return APNsError(.payloadTooLarge, "the body is over the listener's body limit; the provider limit is \(limit) bytes")
+        return APNsError(
+            .payloadTooLarge, "the body is over the listener's body limit; the provider limit is \(limit) bytes")
     }
 }

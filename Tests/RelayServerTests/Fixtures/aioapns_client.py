@@ -9,9 +9,9 @@ thing patched here, to point at the relay.
 
     python3 aioapns_client.py --host localhost --port 8443 --cafile tls-cert.pem \
         --key dev-provider-key.p8 --key-id DEVKEY0000 --team DEVTEAM000 \
-        --topic com.example.app.push-type.liveactivity < steps.json
+        --topic com.example.app.push-type.liveactivity < steps.json     # or --input steps.json
 
-Steps (stdin, JSON list), sent in order; a step with "repeat": n sends n copies at once:
+Steps (stdin or --input, JSON list), sent in order; a step with "repeat": n sends n copies at once:
     [{"name": "update", "token": "<hex>", "payload": {"aps": {...}}, "priority": 10,
       "topic": "<override>", "repeat": 1}, ...]
 Output (stdout, JSON list): [{"name": ..., "results": [{"status": "200", "reason": null,
@@ -73,7 +73,11 @@ def main():
     parser.add_argument("--input", help="read the JSON input from this file instead of stdin")
     args = parser.parse_args()
     logging.basicConfig(level=logging.CRITICAL)  # aioapns logs every refusal at ERROR; the JSON says it all
-    steps = json.load(open(args.input) if args.input else sys.stdin)
+    if args.input:
+        with open(args.input) as handle:
+            steps = json.load(handle)
+    else:
+        steps = json.load(sys.stdin)
     output = asyncio.run(send_steps(args, steps))
     json.dump(output, sys.stdout)
     return 0

@@ -5,7 +5,7 @@ The XCTest suites describe the requests (any method, path and headers, duplicate
 body) and check the answers; this script only moves bytes, through the `h2` package's client state
 machine over TLS (ALPN h2, certificate checked against --cafile for the name "localhost").
 
-Input (stdin), JSON:
+Input (stdin, or the file named by --input), JSON:
   {"connections": [
      {"requests": [{"method": "POST", "path": "/3/device/..", "headers": [["name", "value"], ...],
                     "body": "text" | null, "bodyBytes": 4097 (a body of that many "x" instead),
@@ -163,7 +163,11 @@ def main():
     parser.add_argument("--cafile", required=True)
     parser.add_argument("--input", help="read the JSON input from this file instead of stdin")
     args = parser.parse_args()
-    spec = json.load(open(args.input) if args.input else sys.stdin)
+    if args.input:
+        with open(args.input) as handle:
+            spec = json.load(handle)
+    else:
+        spec = json.load(sys.stdin)
     results = []
     for connection in spec["connections"]:
         try:

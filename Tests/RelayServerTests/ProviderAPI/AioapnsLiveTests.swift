@@ -44,8 +44,12 @@ final class AioapnsLiveTests: XCTestCase {
         return answers
     }
 
-    private func payload(_ event: String, at offset: Int64, state: [String: Any], extra: [String: Any] = [:]) -> [String: Any] {
-        var aps: [String: Any] = ["event": event, "timestamp": ProviderRelay.now(minus: 0) + offset, "content-state": state]
+    private func payload(_ event: String, at offset: Int64, state: [String: Any], extra: [String: Any] = [:])
+        -> [String: Any]
+    {
+        var aps: [String: Any] = [
+            "event": event, "timestamp": ProviderRelay.now(minus: 0) + offset, "content-state": state,
+        ]
         aps.merge(extra) { _, new in new }
         return ["aps": aps]
     }
@@ -79,11 +83,18 @@ final class AioapnsLiveTests: XCTestCase {
         let activity = try provider.activity(activityID)
         XCTAssertEqual(activity["attributes"], ["order": "7"])
         XCTAssertEqual(activity["state"], "active")
-        let token = try XCTUnwrap(activity["pushToken"]?.stringValue, "input-push-token gives the activity an update token")
+        let token = try XCTUnwrap(
+            activity["pushToken"]?.stringValue, "input-push-token gives the activity an update token")
 
         let answers = try aioapns([
-            ["name": "update", "token": token, "priority": 10, "payload": payload("update", at: 10, state: ["status": "cooking"])],
-            ["name": "stale", "token": token, "priority": 10, "payload": payload("update", at: 5, state: ["status": "old"])],
+            [
+                "name": "update", "token": token, "priority": 10,
+                "payload": payload("update", at: 10, state: ["status": "cooking"]),
+            ],
+            [
+                "name": "stale", "token": token, "priority": 10,
+                "payload": payload("update", at: 5, state: ["status": "old"]),
+            ],
             [
                 "name": "burst", "token": token, "priority": 10, "repeat": 5,
                 "payload": payload("update", at: 20, state: ["status": "on its way"]),
@@ -94,7 +105,9 @@ final class AioapnsLiveTests: XCTestCase {
             ],
             [
                 "name": "end", "token": token, "priority": 10,
-                "payload": payload("end", at: 30, state: ["status": "delivered"], extra: ["dismissal-date": ProviderRelay.now(minus: -600)]),
+                "payload": payload(
+                    "end", at: 30, state: ["status": "delivered"],
+                    extra: ["dismissal-date": ProviderRelay.now(minus: -600)]),
             ],
             ["name": "afterEnd", "token": token, "payload": payload("update", at: 40, state: ["status": "late"])],
         ])

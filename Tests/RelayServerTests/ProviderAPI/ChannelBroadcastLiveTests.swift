@@ -16,7 +16,8 @@ final class ChannelBroadcastLiveTests: XCTestCase {
     }
 
     private func channels(
-        _ bundle: String = ProviderRelay.bundle, method: String, jwt: String, channel: String? = nil, body: String? = nil,
+        _ bundle: String = ProviderRelay.bundle, method: String, jwt: String, channel: String? = nil,
+        body: String? = nil,
         path: String? = nil, extra: [(String, String)] = []
     ) -> H2Request {
         var headers = [("authorization", "bearer \(jwt)")] + extra
@@ -36,7 +37,8 @@ final class ChannelBroadcastLiveTests: XCTestCase {
             headers.removeAll { $0.0 == name }
             if let value { headers.append((name, value)) }
         }
-        let update = #"{"aps":{"event":"update","timestamp":\#(ProviderRelay.now(minus: -1)),"content-state":{"score":"2-1"}}}"#
+        let update =
+            #"{"aps":{"event":"update","timestamp":\#(ProviderRelay.now(minus: -1)),"content-state":{"score":"2-1"}}}"#
         return H2Request(path: "/4/broadcasts/apps/\(bundle)", headers: headers, body: body ?? update)
     }
 
@@ -86,7 +88,9 @@ final class ChannelBroadcastLiveTests: XCTestCase {
         XCTAssertEqual(answers[4].reason, "ChannelNotRegistered")
 
         XCTAssertEqual(try provider.activity(subscriber.id)["contentState"], ["score": "2-1"])
-        let logged = try XCTUnwrap(try provider.pushLog("channelId=\(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)").first)
+        let logged = try XCTUnwrap(
+            try provider.pushLog("channelId=\(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)")
+                .first)
         XCTAssertEqual(logged["outcome"] as? String, "broadcast")
         XCTAssertEqual(logged["apnsId"] as? String, Self.requestID)
     }
@@ -103,21 +107,28 @@ final class ChannelBroadcastLiveTests: XCTestCase {
             }
         }
         let unknown = "AAAAAAAAAAAAAAAAAAAAAA=="
-        let start = #"{"aps":{"event":"start","timestamp":1,"attributes-type":"A","attributes":{},"content-state":{},"alert":{"title":"t"}}}"#
+        let start =
+            #"{"aps":{"event":"start","timestamp":1,"attributes-type":"A","attributes":{},"content-state":{},"alert":{"title":"t"}}}"#
         let rows: [(String, H2Request, Int, String)] = [
             ("MissingChannelId (read)", channels(method: "GET", jwt: jwt), 400, "MissingChannelId"),
             ("BadChannelId (read)", channels(method: "GET", jwt: jwt, channel: "not base64!"), 400, "BadChannelId"),
-            ("ChannelNotRegistered (delete)", channels(method: "DELETE", jwt: jwt, channel: unknown), 400, "ChannelNotRegistered"),
             (
-                "CannotCreateChannelConfig", channels("com.example.full", method: "POST", jwt: jwt, body: Self.createBody), 400,
+                "ChannelNotRegistered (delete)", channels(method: "DELETE", jwt: jwt, channel: unknown), 400,
+                "ChannelNotRegistered"
+            ),
+            (
+                "CannotCreateChannelConfig",
+                channels("com.example.full", method: "POST", jwt: jwt, body: Self.createBody), 400,
                 "CannotCreateChannelConfig"
             ),
             (
-                "MissingChannelQueueSize", channels(method: "POST", jwt: jwt, body: #"{"push-type":"LiveActivity"}"#), 400,
+                "MissingChannelQueueSize", channels(method: "POST", jwt: jwt, body: #"{"push-type":"LiveActivity"}"#),
+                400,
                 "MissingChannelQueueSize"
             ),
             (
-                "MissingPushType (create)", channels(method: "POST", jwt: jwt, body: #"{"message-storage-policy":0}"#), 400,
+                "MissingPushType (create)", channels(method: "POST", jwt: jwt, body: #"{"message-storage-policy":0}"#),
+                400,
                 "MissingPushType"
             ),
             (
@@ -128,12 +139,14 @@ final class ChannelBroadcastLiveTests: XCTestCase {
             ("PayloadEmpty (create)", channels(method: "POST", jwt: jwt), 400, "PayloadEmpty"),
             ("BadRequestPayload (create)", channels(method: "POST", jwt: jwt, body: "[1]"), 400, "BadRequestPayload"),
             (
-                "BadMessageId (request id)", channels(method: "GET", jwt: jwt, channel: channel, extra: [("apns-request-id", "x")]),
+                "BadMessageId (request id)",
+                channels(method: "GET", jwt: jwt, channel: channel, extra: [("apns-request-id", "x")]),
                 400, "BadMessageId"
             ),
             (
                 "MethodNotAllowed (all-channels)",
-                channels(method: "POST", jwt: jwt, path: "/1/apps/\(ProviderRelay.bundle)/all-channels"), 405, "MethodNotAllowed"
+                channels(method: "POST", jwt: jwt, path: "/1/apps/\(ProviderRelay.bundle)/all-channels"), 405,
+                "MethodNotAllowed"
             ),
             ("BadPath (channels)", channels(method: "GET", jwt: jwt, path: "/1/apps/x/nothing"), 404, "BadPath"),
             (
@@ -145,29 +158,45 @@ final class ChannelBroadcastLiveTests: XCTestCase {
             ("BadChannelId (broadcast)", broadcast(jwt: jwt, channel: "%%%"), 400, "BadChannelId"),
             ("ChannelNotRegistered (broadcast)", broadcast(jwt: jwt, channel: unknown), 400, "ChannelNotRegistered"),
             (
-                "MissingPushType (broadcast)", broadcast(jwt: jwt, channel: channel, replacing: ["apns-push-type": nil]), 400,
+                "MissingPushType (broadcast)",
+                broadcast(jwt: jwt, channel: channel, replacing: ["apns-push-type": nil]), 400,
                 "MissingPushType"
             ),
             (
-                "InvalidPushType (broadcast)", broadcast(jwt: jwt, channel: channel, replacing: ["apns-push-type": "alert"]),
+                "InvalidPushType (broadcast)",
+                broadcast(jwt: jwt, channel: channel, replacing: ["apns-push-type": "alert"]),
                 400, "InvalidPushType"
             ),
             (
-                "BadPriority (broadcast, missing)", broadcast(jwt: jwt, channel: channel, replacing: ["apns-priority": nil]),
+                "BadPriority (broadcast, missing)",
+                broadcast(jwt: jwt, channel: channel, replacing: ["apns-priority": nil]),
                 400, "BadPriority"
             ),
             (
                 "BadExpirationDate (policy 0)",
-                broadcast(jwt: jwt, channel: channel, replacing: ["apns-expiration": "4102444800"]), 400, "BadExpirationDate"
+                broadcast(jwt: jwt, channel: channel, replacing: ["apns-expiration": "4102444800"]), 400,
+                "BadExpirationDate"
             ),
             ("PayloadEmpty (broadcast)", broadcast(jwt: jwt, channel: channel, body: ""), 400, "PayloadEmpty"),
             (
                 "PayloadTooLarge (broadcast)",
-                { var r = broadcast(jwt: jwt, channel: channel); r.bodyBytes = 5121; return r }(), 413, "PayloadTooLarge"
+                {
+                    var r = broadcast(jwt: jwt, channel: channel)
+                    r.bodyBytes = 5121
+                    return r
+                }(), 413, "PayloadTooLarge"
             ),
-            ("BadRequestPayload (broadcast start)", broadcast(jwt: jwt, channel: channel, body: start), 400, "BadRequestPayload"),
             (
-                "MethodNotAllowed (broadcast)", { var r = broadcast(jwt: jwt, channel: channel); r.method = "GET"; return r }(),
+                "BadRequestPayload (broadcast start)", broadcast(jwt: jwt, channel: channel, body: start), 400,
+                "BadRequestPayload"
+            ),
+            (
+                "MethodNotAllowed (broadcast)",
+                {
+                    var r = broadcast(jwt: jwt, channel: channel)
+                    r.method = "GET"
+                    return r
+                }(),
                 405, "MethodNotAllowed"
             ),
             (
@@ -181,7 +210,8 @@ final class ChannelBroadcastLiveTests: XCTestCase {
                 channels(method: "GET", jwt: try provider.limitedToken(), channel: channel), 403, "TopicMismatch"
             ),
             (
-                "MissingProviderToken (broadcast)", broadcast(jwt: "", channel: channel, replacing: ["authorization": nil]),
+                "MissingProviderToken (broadcast)",
+                broadcast(jwt: "", channel: channel, replacing: ["authorization": nil]),
                 403, "MissingProviderToken"
             ),
         ]
@@ -199,6 +229,7 @@ final class ChannelBroadcastLiveTests: XCTestCase {
         }
         // Refused broadcasts are in the push log too, filed under their channel.
         let logged = try provider.pushLog("bundleId=\(ProviderRelay.bundle)&limit=1000")
-        XCTAssertTrue(logged.contains { $0["reason"] as? String == "BadExpirationDate" && $0["channelId"] as? String == channel })
+        XCTAssertTrue(
+            logged.contains { $0["reason"] as? String == "BadExpirationDate" && $0["channelId"] as? String == channel })
     }
 }

@@ -57,21 +57,30 @@ final class DevicePushReasonLiveTests: XCTestCase {
 
         let rows: [Row] = [
             Row(name: "accepted", request: push(token, jwt: jwt, adding: [("apns-id", apnsID)]), status: 200),
-            Row(name: "BadDeviceToken (not hex)", request: push("zz-not-hex", jwt: jwt), status: 400, reason: "BadDeviceToken"),
-            Row(name: "BadDeviceToken (unknown)", request: push(unknownToken, jwt: jwt), status: 400, reason: "BadDeviceToken"),
+            Row(
+                name: "BadDeviceToken (not hex)", request: push("zz-not-hex", jwt: jwt), status: 400,
+                reason: "BadDeviceToken"),
+            Row(
+                name: "BadDeviceToken (unknown)", request: push(unknownToken, jwt: jwt), status: 400,
+                reason: "BadDeviceToken"),
             Row(name: "MissingDeviceToken", request: push("", jwt: jwt), status: 400, reason: "MissingDeviceToken"),
             Row(
                 name: "DeviceTokenNotForTopic", request: push(try XCTUnwrap(other.token), jwt: jwt), status: 400,
                 reason: "DeviceTokenNotForTopic"),
             Row(
-                name: "TopicDisallowed (no suffix)", request: push(token, jwt: jwt, replacing: ["apns-topic": ProviderRelay.bundle]),
+                name: "TopicDisallowed (no suffix)",
+                request: push(token, jwt: jwt, replacing: ["apns-topic": ProviderRelay.bundle]),
                 status: 400, reason: "TopicDisallowed"),
             Row(
-                name: "BadTopic", request: push(token, jwt: jwt, replacing: ["apns-topic": "not a topic!"]), status: 400,
+                name: "BadTopic", request: push(token, jwt: jwt, replacing: ["apns-topic": "not a topic!"]),
+                status: 400,
                 reason: "BadTopic"),
-            Row(name: "MissingTopic", request: push(token, jwt: jwt, replacing: ["apns-topic": nil]), status: 400, reason: "MissingTopic"),
             Row(
-                name: "InvalidPushType", request: push(token, jwt: jwt, replacing: ["apns-push-type": "alert"]), status: 400,
+                name: "MissingTopic", request: push(token, jwt: jwt, replacing: ["apns-topic": nil]), status: 400,
+                reason: "MissingTopic"),
+            Row(
+                name: "InvalidPushType", request: push(token, jwt: jwt, replacing: ["apns-push-type": "alert"]),
+                status: 400,
                 reason: "InvalidPushType"),
             Row(
                 name: "BadMessageId", request: push(token, jwt: jwt, adding: [("apns-id", "not-a-uuid")]), status: 400,
@@ -91,7 +100,12 @@ final class DevicePushReasonLiveTests: XCTestCase {
                 reason: "DuplicateHeaders"),
             Row(name: "PayloadEmpty", request: push(token, jwt: jwt, body: ""), status: 400, reason: "PayloadEmpty"),
             Row(
-                name: "PayloadTooLarge", request: { var r = push(token, jwt: jwt); r.bodyBytes = 4097; return r }(),
+                name: "PayloadTooLarge",
+                request: {
+                    var r = push(token, jwt: jwt)
+                    r.bodyBytes = 4097
+                    return r
+                }(),
                 status: 413, reason: "PayloadTooLarge"),
             Row(
                 name: "PayloadTooLarge (over the listener limit)",
@@ -104,9 +118,15 @@ final class DevicePushReasonLiveTests: XCTestCase {
             Row(
                 name: "BadRequestPayload", request: push(token, jwt: jwt, body: "{not json"), status: 400,
                 reason: "BadRequestPayload"),
-            Row(name: "MethodNotAllowed", request: push(token, jwt: jwt, method: "GET"), status: 405, reason: "MethodNotAllowed"),
-            Row(name: "BadPath", request: push(token, jwt: jwt, path: "/3/devices/\(token)"), status: 404, reason: "BadPath"),
-            Row(name: "Unregistered", request: push(try XCTUnwrap(ended.token), jwt: jwt), status: 410, reason: "Unregistered"),
+            Row(
+                name: "MethodNotAllowed", request: push(token, jwt: jwt, method: "GET"), status: 405,
+                reason: "MethodNotAllowed"),
+            Row(
+                name: "BadPath", request: push(token, jwt: jwt, path: "/3/devices/\(token)"), status: 404,
+                reason: "BadPath"),
+            Row(
+                name: "Unregistered", request: push(try XCTUnwrap(ended.token), jwt: jwt), status: 410,
+                reason: "Unregistered"),
         ]
         var burstPush = push(try XCTUnwrap(burst.token), jwt: jwt, replacing: ["apns-priority": "5"])
         burstPush.repeatCount = 25

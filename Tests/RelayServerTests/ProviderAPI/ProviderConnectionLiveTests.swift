@@ -55,7 +55,8 @@ final class ProviderConnectionLiveTests: XCTestCase {
             ("bearer \(try provider.devToken(age: 3700))", 403, "ExpiredProviderToken"),
             ("bearer \(valid)", 200, nil),
         ]
-        let result = try XCTUnwrap(try provider.h2([["requests": table.map { push(token, authorization: $0.0) }]]).first)
+        let result = try XCTUnwrap(
+            try provider.h2([["requests": table.map { push(token, authorization: $0.0) }]]).first)
         for ((authorization, status, reason), answer) in zip(table, result.answers) {
             let label = String((authorization ?? "none").prefix(30))
             XCTAssertEqual(answer.status, status, label)
@@ -121,7 +122,8 @@ final class ProviderConnectionLiveTests: XCTestCase {
         let good = try activityToken()
         let unknown = String(repeating: "0f", count: 32)
         var connection =
-            ["requests": [unknown, unknown, good, unknown, unknown].map { push($0, authorization: jwt) }] as [String: Any]
+            ["requests": [unknown, unknown, good, unknown, unknown].map { push($0, authorization: jwt) }]
+            as [String: Any]
         connection["waitGoaway"] = 1
         let result = try XCTUnwrap(try provider.h2([connection]).first)
         XCTAssertEqual(result.answers.map(\.status), [400, 400, 200, 400, 400])
@@ -130,7 +132,8 @@ final class ProviderConnectionLiveTests: XCTestCase {
 
     func testAnIdleConnectionGetsGoawayIdleTimeout() throws {
         try start { $0.httpLimits.idleTimeout = 0.5 }
-        var connection = ["requests": [push(try activityToken(), authorization: "bearer \(try provider.devToken())")]]
+        var connection =
+            ["requests": [push(try activityToken(), authorization: "bearer \(try provider.devToken())")]]
             as [String: Any]
         connection["waitGoaway"] = 5
         let result = try XCTUnwrap(try provider.h2([connection]).first)
@@ -168,7 +171,8 @@ final class ProviderConnectionLiveTests: XCTestCase {
             data = s.recv(100)
             print(len(data), round(time.time() - start, 1))
             """
-        let silent = try ChildProcess.run(["python3", "-c", script, String(provider.port), provider.caPath], timeout: 30)
+        let silent = try ChildProcess.run(
+            ["python3", "-c", script, String(provider.port), provider.caPath], timeout: 30)
         let fields = silent.stdout.split(separator: " ")
         XCTAssertEqual(fields.first, "0", silent.stdout + silent.stderr)
         XCTAssertLessThan(Double(fields.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 99, 5)

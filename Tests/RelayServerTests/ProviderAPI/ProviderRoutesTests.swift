@@ -1,8 +1,9 @@
 import Foundation
 import RelayCore
 import RelayHTTP
-@testable import RelayServer
 import XCTest
+
+@testable import RelayServer
 
 /// The provider routes' pieces in process: which paths they own, the HTTP/1.1 answer, the push
 /// log's query and what the log keeps of request headers.
@@ -53,18 +54,22 @@ final class ProviderRoutesTests: XCTestCase {
 
     func testPushLogQuery() throws {
         let good = try PushLogQuery(
-            HTTPRequest(method: "GET", path: "/v1/pushes", query: "token=ABCD&apnsId=a&uniqueId=u&bundleId=b&channelId=c%2B1&limit=7&before=9"))
+            HTTPRequest(
+                method: "GET", path: "/v1/pushes",
+                query: "token=ABCD&apnsId=a&uniqueId=u&bundleId=b&channelId=c%2B1&limit=7&before=9"))
         XCTAssertEqual(
             good.filter, .init(token: "abcd", apnsId: "a", uniqueId: "u", channelId: "c+1", bundleId: "b"))
         XCTAssertEqual(good.limit, 7)
         XCTAssertEqual(good.before, 9)
-        XCTAssertEqual(try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes")).limit, PushLogQuery.defaultLimit)
+        XCTAssertEqual(
+            try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes")).limit, PushLogQuery.defaultLimit)
         let refused: [(String, String)] = [
             ("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("before=0", "before"),
             ("apns-id=x", "apns-id"), ("token=" + String(repeating: "a", count: 513), "token"),
         ]
         for (query, parameter) in refused {
-            XCTAssertThrowsError(try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes", query: query)), query) {
+            XCTAssertThrowsError(try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes", query: query)), query)
+            {
                 XCTAssertEqual(($0 as? PushLogQuery.Problem)?.parameter, parameter, query)
             }
         }

@@ -41,7 +41,8 @@ final class PushLogLiveTests: XCTestCase {
         let bob = try provider.makeDevice()
         let channel = try XCTUnwrap(
             try provider.perform { emulator, now in
-                (try? emulator.createChannel(bundleId: ProviderRelay.bundle, policy: .noMessageStored, at: now).get())?.id
+                (try? emulator.createChannel(bundleId: ProviderRelay.bundle, policy: .noMessageStored, at: now).get())?
+                    .id
             })
         let aliceToken = try XCTUnwrap(try provider.startActivity(deviceId: alice.id).token)
         _ = try provider.startActivity(deviceId: alice.id, channel: channel)
