@@ -13,6 +13,9 @@ public final class ChildProcess {
     }
 
     private let process = Process()
+    /// Readers that empty the pipes from the start, so a chatty child never blocks on a full pipe.
+    private var stdoutDrain: Drain?
+    private var stderrDrain: Drain?
     /// The child's process id (for signals).
     public var processIdentifier: Int32 { process.processIdentifier }
     /// Whether it still runs.
@@ -30,6 +33,8 @@ public final class ChildProcess {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
+        stdoutDrain = Drain(output.fileHandleForReading)
+        stderrDrain = Drain(errors.fileHandleForReading)
     }
 
     /// Runs `arguments` with empty stdin and waits for it.
@@ -47,8 +52,8 @@ public final class ChildProcess {
     /// Waits up to `timeout` seconds for exit, killing the process and failing if it takes longer.
     public func wait(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
         let deadline = Date().addingTimeInterval(timeout)
-        let stdout = Drain(output.fileHandleForReading)
-        let stderr = Drain(errors.fileHandleForReading)
+        let stdout = stdoutDrain ?? Drain(output.fileHandleForReading)
+        let stderr = stderrDrain ?? Drain(errors.fileHandleForReading)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             process.terminate()

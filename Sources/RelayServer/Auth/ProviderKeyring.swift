@@ -45,7 +45,8 @@ public struct ProviderKeyring: Sendable {
         let subject = configuration.configFile ?? "providerKeys"
         for entry in configuration.providerKeys {
             let publicKey = try Self.load(entry, subject: subject)
-            loaded.append(Key(teamID: entry.teamID, keyID: entry.keyID, publicKey: publicKey, bundleIDs: entry.bundleIDs))
+            loaded.append(
+                Key(teamID: entry.teamID, keyID: entry.keyID, publicKey: publicKey, bundleIDs: entry.bundleIDs))
         }
         do {
             loaded.append(

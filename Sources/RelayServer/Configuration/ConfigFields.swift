@@ -5,49 +5,9 @@ import RelayCore
 /// `RelayRules(json:path:)` uses for the `rules` object.
 ///
 /// "Absent" means missing or `null`; readers return nil for it and the caller keeps its default.
-struct ConfigFields {
-    /// The object's members.
-    let members: [String: JSONValue]
-    /// The key path of the object itself, `""` at the top of the file.
-    let path: String
+typealias ConfigFields = JSONFields
 
-    /// Wraps `value`, which must be an object.
-    init(_ value: JSONValue, path: String = "") throws(JSONFieldError) {
-        guard case .object(let members) = value else {
-            throw JSONFieldError(key: path, found: value, message: "must be an object")
-        }
-        self.members = members
-        self.path = path
-    }
-
-    /// The key path of member `key`.
-    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
-
-    /// An error about member `key`.
-    func error(_ key: String, _ message: String) -> JSONFieldError {
-        JSONFieldError(key: keyPath(key), found: members[key], message: message)
-    }
-
-    /// Throws for the first member (in sorted order) whose key is not in `allowed`.
-    func rejectUnknown(_ allowed: Set<String>) throws(JSONFieldError) {
-        for key in members.keys.sorted() where !allowed.contains(key) {
-            throw error(key, "is not a known key (known: \(allowed.sorted().joined(separator: ", ")))")
-        }
-    }
-
-    /// The member, or nil when it is missing or null.
-    func value(_ key: String) -> JSONValue? {
-        guard let value = members[key], !value.isNull else { return nil }
-        return value
-    }
-
-    /// A string, or nil when absent.
-    func string(_ key: String) throws(JSONFieldError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = value.stringValue else { throw error(key, "must be a string") }
-        return text
-    }
-
+extension JSONFields {
     /// A non-empty string that must be present.
     func requireString(_ key: String, _ expectation: String) throws(JSONFieldError) -> String {
         guard let text = try string(key), !text.isEmpty else { throw error(key, "is required (\(expectation))") }
@@ -74,25 +34,12 @@ struct ConfigFields {
     }
 
     /// A duration in seconds above 0 and at most `maximum`, or nil when absent.
-    /// A boolean, or nil when absent.
-    func bool(_ key: String) throws(JSONFieldError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard let flag = value.boolValue else { throw error(key, "must be true or false") }
-        return flag
-    }
-
     func seconds(_ key: String, atMost maximum: Double) throws(JSONFieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let seconds = value.doubleValue, seconds.isFinite, seconds > 0, seconds <= maximum else {
             throw error(key, "must be seconds above 0 and at most \(Self.text(maximum))")
         }
         return seconds
-    }
-
-    /// A nested object's reader, or nil when absent.
-    func object(_ key: String) throws(JSONFieldError) -> ConfigFields? {
-        guard let value = value(key) else { return nil }
-        return try ConfigFields(value, path: keyPath(key))
     }
 
     /// An array of at most `limit` elements, or nil when absent.

@@ -1,10 +1,10 @@
 /// What the startup log says about the data directory: where each file is, whether this start
 /// created it, and the commands that use it.
 extension DataDirectory {
-    /// Lines for the startup log, e.g.
+    /// Lines for the startup log (files in the directory by name, configured ones by path), e.g.
     /// ```
     /// data directory /srv/.relay (created)
-    ///   tls-cert.pem         created  /srv/.relay/tls-cert.pem  TLS certificate; clients trust it as their CA
+    ///   tls-cert.pem         created  TLS certificate; clients trust it as their CA (--cacert)
     ///   ...
     /// try: curl --cacert /srv/.relay/tls-cert.pem https://localhost:8443/healthz
     /// ```
@@ -12,12 +12,14 @@ extension DataDirectory {
     /// Secrets are never shown, only the files that hold them. `warnings` are not included.
     public func startupLines(port: UInt16? = nil) -> [String] {
         var lines = ["data directory \(path) (\(createdDirectory ? "created" : "reused"))"]
-        let width = files.map { Self.label($0).count }.max() ?? 0
+        let labelWidth = files.map { label($0).count }.max() ?? 0
+        let statusWidth = files.map(\.status.rawValue.count).max() ?? 0
         for file in files {
-            let label = Self.label(file)
-            let padded = label + String(repeating: " ", count: width - label.count)
-            let status = file.status.rawValue + String(repeating: " ", count: 10 - file.status.rawValue.count)
-            lines.append("  \(padded)  \(status) \(file.path)  \(Self.purpose(file))")
+            let label = label(file)
+            let status = file.status.rawValue
+            lines.append(
+                "  " + label + String(repeating: " ", count: labelWidth - label.count + 2) + status
+                    + String(repeating: " ", count: statusWidth - status.count + 2) + Self.purpose(file))
         }
         let base = "https://\(listen.clientHost):\(port ?? listen.port)"
         let generated = files.contains { $0.role == .certificate && $0.status != .configured }
@@ -33,9 +35,9 @@ extension DataDirectory {
         return lines
     }
 
-    /// The file's name inside the directory, or its role for files kept elsewhere.
-    private static func label(_ file: DataFile) -> String {
-        file.status == .configured ? "tls \(file.role == .certificate ? "certificate" : "key")" : FileSystem.baseName(of: file.path)
+    /// The file's name when it is in the directory, else its full path.
+    private func label(_ file: DataFile) -> String {
+        file.path == self.file(FileSystem.baseName(of: file.path)) ? FileSystem.baseName(of: file.path) : file.path
     }
 
     private static func purpose(_ file: DataFile) -> String {

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 public import RelayNet
 
 /// The data directory (`--data DIR`, default `./.relay`): the relay's own TLS certificate and
@@ -122,14 +120,17 @@ private struct Preparer {
         }
         if permissions & 0o055 != 0 {
             warnings.append(
-                "\(directoryPath): group or others may list it (mode \(Self.octal(permissions))); \(fix) is recommended")
+                "\(directoryPath): group or others may list it (mode \(Self.octal(permissions))); \(fix) is recommended"
+            )
         }
     }
 
     /// The generated certificate pair, or a check that the configured files exist.
     mutating func tls(_ configuration: RelayConfiguration) throws(DataDirectoryError) {
         if let configured = configuration.tls {
-            for (role, file) in [(DataFile.Role.certificate, configured.certificatePath), (.privateKey, configured.privateKeyPath)] {
+            for (role, file) in [
+                (DataFile.Role.certificate, configured.certificatePath), (.privateKey, configured.privateKeyPath),
+            ] {
                 let status: FileSystem.Status?
                 do { status = try FileSystem.status(file) } catch { throw DataDirectoryError(file, "\(error)") }
                 guard status?.isRegularFile == true else {
@@ -149,7 +150,8 @@ private struct Preparer {
         } catch {
             throw DataDirectoryError(directoryPath, "\(error)")
         }
-        files.append(DataFile(role: .certificate, path: certificate, status: created ? .created : .reused, isSecret: false))
+        files.append(
+            DataFile(role: .certificate, path: certificate, status: created ? .created : .reused, isSecret: false))
         files.append(DataFile(role: .privateKey, path: key, status: created ? .created : .reused, isSecret: true))
     }
 
@@ -161,9 +163,12 @@ private struct Preparer {
                 throw DataDirectoryError(file, "cannot generate an admin key: \(error)")
             }
         }
-        var text = String(decoding: bytes, as: UTF8.self)
-        if text.hasSuffix("\n") { text.removeLast() }  // "\r\n" is one Character, removed whole
-        guard let key = AdminKey(text) else {
+        // The line ends at the first CR or LF; anything after it but line breaks makes a second line.
+        let line = bytes.prefix { $0 != UInt8(ascii: "\n") && $0 != UInt8(ascii: "\r") }
+        let rest = bytes.dropFirst(line.count)
+        guard rest.allSatisfy({ $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") }),
+            let key = AdminKey(String(decoding: line, as: UTF8.self))
+        else {
             throw DataDirectoryError(
                 file,
                 "must hold one line of \(AdminKey.lengths.lowerBound) to \(AdminKey.lengths.upperBound) visible "
@@ -207,7 +212,9 @@ private struct Preparer {
         }
         if status == .reused {  // it was there, or another process created it first
             try checkSecret(file)
-            do { bytes = try FileSystem.read(file, limit: 64 * 1024) } catch { throw DataDirectoryError(file, "\(error)") }
+            do { bytes = try FileSystem.read(file, limit: 64 * 1024) } catch {
+                throw DataDirectoryError(file, "\(error)")
+            }
         }
         files.append(DataFile(role: role, path: file, status: status, isSecret: true))
         return bytes

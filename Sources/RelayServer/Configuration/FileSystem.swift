@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A failed file operation: what was done to which path, and the errno it left.
 struct FileSystemError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -96,7 +94,8 @@ enum FileSystem {
     static func makeDirectories(_ path: String, mode: mode_t) throws(FileSystemError) -> Bool {
         if let existing = try status(path) {
             guard existing.isDirectory else {
-                throw FileSystemError(operation: "use", path: path, errno: 0, reason: "it exists and is not a directory")
+                throw FileSystemError(
+                    operation: "use", path: path, errno: 0, reason: "it exists and is not a directory")
             }
             return false
         }

@@ -1,6 +1,6 @@
+import RelayCore
 public import RelayHTTP
 public import RelayNet
-import RelayCore
 
 /// The bounds the listener puts on every peer (config object `http`): how long it waits for a
 /// handshake, for a request's headers and on an idle connection, and how much it accepts.

@@ -58,7 +58,8 @@ public struct ProviderKeyConfiguration: Sendable, Hashable {
         let utf8 = text.utf8
         return !utf8.isEmpty && utf8.count <= ProviderToken.maxIdentifierLength
             && utf8.allSatisfy { byte in
-                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+                (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
                     || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
             }
     }

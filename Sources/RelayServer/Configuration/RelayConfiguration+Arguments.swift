@@ -25,14 +25,16 @@ extension RelayConfiguration {
         }
         if let text = flags["--listen"] {
             guard let address = ListenAddress.parse(text) else {
-                throw ConfigurationError("--listen", "\(ConfigurationError.quoted(text)) is not \(ListenAddress.expectation)")
+                throw ConfigurationError(
+                    "--listen", "\(ConfigurationError.quoted(text)) is not \(ListenAddress.expectation)")
             }
             configuration.listen = address
         }
         if let directory = flags["--data"] { configuration.dataDirectory = try dataDirectory(directory, base) }
         if let text = flags["--clock"] {
             guard let mode = ClockMode(rawValue: text) else {
-                throw ConfigurationError("--clock", "\(ConfigurationError.quoted(text)) is not \(ClockMode.expectation)")
+                throw ConfigurationError(
+                    "--clock", "\(ConfigurationError.quoted(text)) is not \(ClockMode.expectation)")
             }
             configuration.clock = mode
         }

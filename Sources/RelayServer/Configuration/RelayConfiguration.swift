@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 public import RelayCore
 
 /// Everything `activity-relay serve` can be told, from flags and the JSON config file

@@ -29,6 +29,11 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         configuration.maxHeaderListSize = limits.maxHeaderListSize
         configuration.maxRequestBodyBytes = limits.maxBodyBytes
         h2 = HTTP2ServerConnection(configuration: configuration)
+        let loop = connection.loop
+        context.goaway = { [weak self] reason in
+            guard let session = self else { return }
+            loop.execute { session.closeGracefully(reason: reason) }
+        }
         if limits.gateUntilAuthenticated {
             let full = limits.maxConcurrentStreams
             context.openGate = { [weak self] in
@@ -75,7 +80,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     }
 
     func shutdown() {
-        h2.sendGoaway(code: .noError)
+        h2.sendGoaway(code: .noError, debugData: Self.reasonData("Shutdown"))
         for (id, stream) in streams {
             h2.sendData(streamID: id, bytes: [], endStream: true)
             stream.end(.shutdown)
@@ -89,7 +94,8 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func dispatch(streamID: UInt32, request: HTTPRequest, tooLarge: Bool) {
         pending.insert(streamID)
         let loop = connection.loop
-        responder.handle(ServerRequest(request: request, context: context, bodyTooLarge: tooLarge)) { [weak self] response in
+        let serverRequest = ServerRequest(request: request, context: context, bodyTooLarge: tooLarge, streamID: streamID)
+        responder.handle(serverRequest) { [weak self] response in
             guard let session = self else { return }
             loop.execute { session.complete(streamID: streamID, response) }
         }
@@ -152,9 +158,23 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         idleTimer = connection.loop.schedule(after: limits.idleTimeout) { [weak self] in
             guard let self, !self.isClosed, self.pending.isEmpty, self.streams.isEmpty else { return }
             RelayLog.info("h2.idle", ["conn": String(self.connection.id)])
-            self.h2.sendGoaway(code: .noError)
+            self.h2.sendGoaway(code: .noError, debugData: Self.reasonData("IdleTimeout"))
             self.flush()
             self.connection.closeAfterFlush()
         }
+    }
+
+    /// GOAWAY with `{"reason": reason}` (APNs' shape); streams already accepted are answered,
+    /// then `flush` closes the socket.
+    private func closeGracefully(reason: String) {
+        guard !isClosed else { return }
+        RelayLog.info("h2.goaway", ["conn": String(connection.id), "reason": reason])
+        h2.sendGoaway(code: .noError, debugData: Self.reasonData(reason))
+        flush()
+    }
+
+    /// `{"reason": reason}` as GOAWAY debug data.
+    private static func reasonData(_ reason: String) -> [UInt8] {
+        JSONValue.object(["reason": .string(reason)]).serialized()
     }
 }

@@ -1,5 +1,6 @@
 public import RelayCore
 public import RelayHTTP
+public import Synchronization
 
 /// What a route knows about the connection a request came on. Confined to that connection's
 /// event loop: read and change it only in `Responder.handle` (which runs there).
@@ -15,6 +16,12 @@ public final class ConnectionContext: @unchecked Sendable {
     public var providerTokens: ProviderTokenChurn
     /// Opens the HTTP/2 one-stream gate; set by the session.
     var openGate: (() -> Void)?
+    /// Sends a graceful GOAWAY carrying `{"reason": ...}`; set once by the HTTP/2 session before
+    /// any request is dispatched, nil on HTTP/1.1.
+    var goaway: (@Sendable (String) -> Void)?
+    /// Provider API requests refused in a row on this connection (any thread). APNs closes a
+    /// connection after too many errors; the provider routes count here and reset on success.
+    public let providerRefusalsInARow = Atomic<Int>(0)
 
     /// A context; the server makes one per connection, tests make their own.
     public init(
@@ -28,6 +35,13 @@ public final class ConnectionContext: @unchecked Sendable {
         self.providerTokens = providerTokens
     }
 
+    /// Closes an HTTP/2 connection as APNs does: GOAWAY (NO_ERROR, so requests already accepted
+    /// are still answered) whose debug data is `{"reason": reason}`, then the socket closes once
+    /// those streams end. Callable from any thread; does nothing on HTTP/1.1.
+    public func closeWithGoaway(reason: String) {
+        goaway?(reason)
+    }
+
     /// The connection has shown what it is: lift the one-stream limit (no-op after the first call).
     public func markTrusted() {
         openGate?()
@@ -39,12 +53,15 @@ public final class ConnectionContext: @unchecked Sendable {
 public struct ServerRequest: Sendable {
     public var request: HTTPRequest
     public let context: ConnectionContext
+    /// The HTTP/2 stream the request came on (0 on HTTP/1.1), for log lines.
+    public var streamID: UInt32
     /// True when the body was over the limit and was discarded: answer 413 in the route's own shape.
     public var bodyTooLarge: Bool
 
-    public init(request: HTTPRequest, context: ConnectionContext, bodyTooLarge: Bool = false) {
+    public init(request: HTTPRequest, context: ConnectionContext, bodyTooLarge: Bool = false, streamID: UInt32 = 0) {
         self.request = request
         self.context = context
+        self.streamID = streamID
         self.bodyTooLarge = bodyTooLarge
     }
 }

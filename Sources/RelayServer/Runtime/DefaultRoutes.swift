@@ -6,17 +6,32 @@ public struct RouteSettings: Sendable {
     public var keyring: ProviderKeyring
     /// Event-stream settings (heartbeat, buffer, ticket lifetime).
     public var stream: StreamSettings
+    /// Provider API requests refused in a row after which a connection is closed with GOAWAY
+    /// (APNs "disconnects after too many errors"); 0 never closes.
+    public var providerRefusalLimit: Int
 
-    public init(adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings()) {
+    public init(
+        adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
+        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit
+    ) {
         self.adminKey = adminKey
         self.keyring = keyring
         self.stream = stream
+        self.providerRefusalLimit = providerRefusalLimit
     }
 }
 
 /// Every surface of the relay, in the order the router tries them.
 public enum DefaultRoutes {
     public static func all(service: RelayService, settings: RouteSettings) -> [any RouteGroup] {
-        [HealthRoutes(service: service), StreamRoutes(service: service, settings: settings)]
+        let auth = AppAuth(adminKey: settings.adminKey, service: service)
+        return [
+            HealthRoutes(service: service),
+            ProviderRoutes(service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit),
+            // Before the /v1 app routes: the push log owns exactly /v1/pushes, the stream
+            // /v1/stream and /v1/stream-tickets.
+            PushLogRoutes(service: service, auth: auth),
+            StreamRoutes(service: service, settings: settings, auth: auth),
+        ] + AppAPI.routes(service: service, settings: settings, auth: auth)
     }
 }

@@ -15,6 +15,7 @@ public final class RelayService: Sendable {
     public let clock: RelayTimeSource
     public let hub: EventHub
     public let retention: Retention
+    private let submitter: OrderedSubmitter
 
     /// How much of the logs the store keeps.
     public struct Retention: Sendable {
@@ -40,6 +41,7 @@ public final class RelayService: Sendable {
         self.clock = clock
         self.hub = hub
         self.retention = retention
+        submitter = OrderedSubmitter(writer: store.writer)
     }
 
     /// Opens the store at `path`, restores the emulator from it and applies, in order, every
@@ -113,28 +115,40 @@ public final class RelayService: Sendable {
         _ command: (inout DeviceEmulator, UnixSeconds) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
-        emulator.withLock { emulator in
+        let (result, effects, nextSeq, ticket) = emulator.withLock { emulator in
             let now = clock.now()
             let result = command(&emulator, now)
             let effects = emulator.takeEffects()
-            guard !effects.isEmpty else {
-                completion(.success(result))
-                return
+            return (result, effects, emulator.nextSeq, effects.isEmpty ? nil : submitter.ticket())
+        }
+        guard let ticket else {
+            completion(.success(result))
+            return
+        }
+        commit(effects, nextSeq: nextSeq, ticket: ticket) { outcome in completion(outcome.map { result }) }
+    }
+
+    /// Builds the batch for `effects` (outside the lock), submits it in ticket order, and after the
+    /// commit publishes the events and calls `completion`.
+    private func commit(
+        _ effects: EmulatorEffects, nextSeq: UInt64, ticket: UInt64, extra: [(String, [UInt8])] = [],
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        var batch = Self.batch(for: effects, nextSeq: nextSeq)
+        for (key, value) in extra { batch.setMeta(key, value) }
+        if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / 1000 != last / 1000 {
+            batch.pruneEvents(keepingLast: retention.events)
+            batch.prunePushes(keepingLast: retention.pushes)
+        }
+        let hub = self.hub
+        let events = effects.events
+        submitter.submit(batch, ticket: ticket) { outcome in
+            switch outcome {
+            case .success: hub.publish(events)
+            case .failure(let error):
+                RelayLog.error("store.commit", ["error": error.description, "events": String(events.count)])
             }
-            var batch = Self.batch(for: effects, nextSeq: emulator.nextSeq)
-            if effects.events.last.map({ $0.seq % 1000 == 0 }) == true {
-                batch.pruneEvents(keepingLast: retention.events)
-                batch.prunePushes(keepingLast: retention.pushes)
-            }
-            let hub = self.hub
-            let events = effects.events
-            store.writer.submit(batch) { outcome in
-                if case .success = outcome { hub.publish(events) }
-                if case .failure(let error) = outcome {
-                    RelayLog.error("store.commit", ["error": error.description, "events": String(events.count)])
-                }
-                completion(outcome.map { result })
-            }
+            completion(outcome)
         }
     }
 
@@ -161,28 +175,30 @@ public final class RelayService: Sendable {
             completion(.failure(.notVirtual))
             return
         }
-        var failure: ClockError?
-        emulator.withLock { emulator in
+        let changed: Result<(EmulatorEffects, UInt64, UInt64, VirtualClock, JSONValue), ClockError> = emulator.withLock {
+            emulator in
             do throws(ClockError) {
                 let state = try clock.change(change)
                 let now = clock.now()
                 emulator.advance(to: now)
                 let clockJSON = clock.json
-                emulator.record(
-                    RelayEvent(type: .clock, at: now, subjectKey: "clock", subject: clockJSON))
-                let effects = emulator.takeEffects()
-                var batch = Self.batch(for: effects, nextSeq: emulator.nextSeq)
-                batch.setMeta(MetaKey.virtualClock, Self.clockJSON(state).serialized())
-                let hub = self.hub
-                store.writer.submit(batch) { outcome in
-                    if case .success = outcome { hub.publish(effects.events) }
-                    completion(outcome.map { clockJSON }.mapError { .store($0) })
-                }
+                emulator.record(RelayEvent(type: .clock, at: now, subjectKey: "clock", subject: clockJSON))
+                return .success((emulator.takeEffects(), emulator.nextSeq, submitter.ticket(), state, clockJSON))
             } catch {
-                failure = error
+                return .failure(error)
             }
         }
-        if let failure { completion(.failure(.clock(failure))) }
+        switch changed {
+        case .failure(let error):
+            completion(.failure(.clock(error)))
+        case .success(let (effects, nextSeq, ticket, state, clockJSON)):
+            commit(
+                effects, nextSeq: nextSeq, ticket: ticket,
+                extra: [(MetaKey.virtualClock, Self.clockJSON(state).serialized())]
+            ) { outcome in
+                completion(outcome.map { clockJSON }.mapError { .store($0) })
+            }
+        }
     }
 
     /// Why the clock could not change.

@@ -12,14 +12,17 @@ struct StreamError: Error, Sendable, Equatable {
         self.message = message
     }
 
-    /// `401 unauthorized` for a missing or unknown key.
-    static let unauthorized = StreamError(
-        401, "unauthorized", "send authorization: bearer <admin or device key>, or a stream ticket")
+    /// The JSON error response (`allow` for a 405).
+    func response(allow: String) -> HTTPResponse {
+        var response = self.response
+        response.headers.add("allow", allow)
+        return response
+    }
 
     /// The JSON error response.
     var response: HTTPResponse {
         var response = JSONResponse.error(status, code, message)
-        if status == 401 { response.headers.add("www-authenticate", "Bearer") }
+        if status == 401 { response.headers.add("www-authenticate", "Bearer realm=\"activity-relay\", error=\"invalid_token\"") }
         return response
     }
 }

@@ -16,15 +16,16 @@ public struct StreamRoutes: RouteGroup {
     public static let retryMilliseconds = 2000
 
     let service: RelayService
-    let adminKey: AdminKey
+    let auth: AppAuth
     let tickets: StreamTickets
     let heartbeat: StreamHeartbeat
 
-    /// The stream over `service`'s hub, with `settings.stream`'s heartbeat and ticket lifetime.
-    /// Also installs the hub's snapshot provider (the service's activities and alarms).
-    public init(service: RelayService, settings: RouteSettings) {
+    /// The stream over `service`'s hub, with `settings.stream`'s heartbeat and ticket lifetime,
+    /// authenticating with the app API's `auth`. Also installs the hub's snapshot provider (the
+    /// service's activities and alarms).
+    public init(service: RelayService, settings: RouteSettings, auth: AppAuth) {
         self.service = service
-        adminKey = settings.adminKey
+        self.auth = auth
         tickets = StreamTickets(lifetime: settings.stream.ticketLifetime)
         heartbeat = StreamHeartbeat(interval: settings.stream.heartbeatInterval)
         service.hub.setSnapshotProvider { [weak service] filter in
@@ -36,51 +37,46 @@ public struct StreamRoutes: RouteGroup {
     public func owns(_ path: String) -> Bool { path == Self.streamPath || path == Self.ticketsPath }
 
     public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
-        let outcome: Result<ServerResponse, StreamError>
         switch (request.request.path, request.request.method) {
         case (Self.streamPath, "GET"):
-            outcome = openStream(request)
+            respond(openStream(request))
         case (Self.ticketsPath, "POST"):
-            outcome = mintTicket(request)
+            respond(mintTicket(request))
         case (Self.streamPath, _):
-            outcome = .failure(StreamError(405, "methodNotAllowed", "use GET \(Self.streamPath)"))
+            respond(.full(StreamError(405, "methodNotAllowed", "use GET \(Self.streamPath)").response(allow: "GET")))
         default:
-            outcome = .failure(StreamError(405, "methodNotAllowed", "use POST \(Self.ticketsPath)"))
-        }
-        switch outcome {
-        case .success(let response): respond(response)
-        case .failure(let error): respond(.full(error.response))
+            respond(.full(StreamError(405, "methodNotAllowed", "use POST \(Self.ticketsPath)").response(allow: "POST")))
         }
     }
 
     // MARK: - GET /v1/stream
 
-    private func openStream(_ request: ServerRequest) -> Result<ServerResponse, StreamError> {
+    private func openStream(_ request: ServerRequest) -> ServerResponse {
         let query: StreamQuery
         switch StreamQuery.parse(request.request) {
         case .success(let parsed): query = parsed
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .full(error.response)
         }
-        let scope: StreamScope
+        let principal: AppPrincipal
         var filter = query.filter
         if let ticket = query.ticket {
             guard let grant = tickets.redeem(ticket, now: service.clock.realNow()) else {
-                return .failure(StreamError(401, "unauthorized", "the stream ticket is unknown, used or expired"))
+                return .full(StreamError(401, "unauthorized", "the stream ticket is unknown, used or expired").response)
             }
             switch Self.narrow(grant.filter, by: query.filter) {
             case .success(let narrowed): filter = narrowed
-            case .failure(let error): return .failure(error)
+            case .failure(let error): return .full(error.response)
             }
-            scope = grant.scope
+            principal = grant.principal
         } else {
-            guard let resolved = StreamScope.resolve(request.request.headers, adminKey: adminKey, service: service) else {
-                return .failure(.unauthorized)
+            switch auth.authenticate(request.request.headers) {
+            case .refused(let response): return .full(response)
+            case .authenticated(let caller): principal = caller
             }
-            scope = resolved
         }
-        switch scope.limit(filter) {
+        switch principal.limit(filter) {
         case .success(let limited): filter = limited
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .full(error.response)
         }
         var headers = HTTPHeaders()
         headers.add("content-type", "text/event-stream")
@@ -91,8 +87,7 @@ public struct StreamRoutes: RouteGroup {
         let start = query.start
         let streamFilter = filter
         let conn = String(request.context.id)
-        return .success(
-            .stream(HTTPResponseHead(status: 200, headers: headers)) { stream in
+        return .stream(HTTPResponseHead(status: 200, headers: headers)) { stream in
                 stream.onEnd { reason in
                     if reason == .tooSlow {
                         RelayLog.info("stream.cut", ["conn": conn, "reason": "too slow", "buffer": String(stream.maxBufferedBytes)])
@@ -102,7 +97,7 @@ public struct StreamRoutes: RouteGroup {
                 }
                 heartbeat.add(stream)
                 hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
-            })
+            }
     }
 
     /// The first bytes of every stream: the reconnection delay, then a comment.
@@ -133,29 +128,31 @@ public struct StreamRoutes: RouteGroup {
 
     // MARK: - POST /v1/stream-tickets
 
-    private func mintTicket(_ request: ServerRequest) -> Result<ServerResponse, StreamError> {
-        guard !request.bodyTooLarge else { return .failure(StreamError(413, "tooLarge", "the request body is too large")) }
-        guard let scope = StreamScope.resolve(request.request.headers, adminKey: adminKey, service: service) else {
-            return .failure(.unauthorized)
+    private func mintTicket(_ request: ServerRequest) -> ServerResponse {
+        let principal: AppPrincipal
+        switch auth.authenticate(request.request.headers) {
+        case .refused(let response): return .full(response)
+        case .authenticated(let caller): principal = caller
         }
+        guard !request.bodyTooLarge else { return .full(StreamError(413, "tooLarge", "the request body is too large").response) }
         var filter: EventFilter
         switch Self.ticketFilter(request.request.body) {
         case .success(let parsed): filter = parsed
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .full(error.response)
         }
-        switch scope.limit(filter) {
+        switch principal.limit(filter) {
         case .success(let limited): filter = limited
-        case .failure(let error): return .failure(error)
+        case .failure(let error): return .full(error.response)
         }
-        switch tickets.issue(scope: scope, filter: filter, now: service.clock.realNow()) {
+        switch tickets.issue(principal: principal, filter: filter, now: service.clock.realNow()) {
         case .failure(let error):
-            return .failure(error)
+            return .full(error.response)
         case .success(let (ticket, grant)):
             let body: JSONValue = [
                 "ticket": .string(ticket), "expiresAt": .number(grant.expiresAt),
                 "url": .string("\(Self.streamPath)?ticket=\(ticket)"),
             ]
-            return .success(.full(JSONResponse.make(201, body, headers: [("cache-control", "no-store")])))
+            return .full(JSONResponse.make(201, body, headers: [("cache-control", "no-store")]))
         }
     }
 

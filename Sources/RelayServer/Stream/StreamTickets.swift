@@ -4,14 +4,14 @@ import Synchronization
 
 /// Stream tickets: what a browser's EventSource (which cannot send headers) presents instead of
 /// a key. A ticket is 32 random bytes (base64url), valid for one `GET /v1/stream` within its
-/// lifetime, bound to the scope and filter of the request that minted it, and kept in memory only.
+/// lifetime, bound to the caller and filter of the request that minted it, and kept in memory only.
 ///
 /// Tickets are held by the SHA-256 of their text, so looking one up reveals nothing about the
 /// others through timing, and the digest found is then compared in constant time.
 final class StreamTickets: Sendable {
     /// What a ticket grants.
     struct Grant: Sendable, Equatable {
-        let scope: StreamScope
+        let principal: AppPrincipal
         let filter: EventFilter
         /// Real Unix seconds after which it is refused.
         let expiresAt: Double
@@ -41,8 +41,8 @@ final class StreamTickets: Sendable {
     /// Tickets outstanding (expired ones included until the next sweep).
     var count: Int { state.withLock { $0.tickets.count } }
 
-    /// Mints a ticket for `scope` and `filter` at real time `now`.
-    func issue(scope: StreamScope, filter: EventFilter, now: Double) -> Result<(ticket: String, grant: Grant), StreamError> {
+    /// Mints a ticket for `principal` and `filter` at real time `now`.
+    func issue(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<(ticket: String, grant: Grant), StreamError> {
         let bytes: [UInt8]
         do {
             bytes = try SecureRandom.bytes(32)
@@ -51,7 +51,7 @@ final class StreamTickets: Sendable {
         }
         let ticket = Base64URL.encode(bytes)
         let digest = SHA256.hash(Array(ticket.utf8))
-        let grant = Grant(scope: scope, filter: filter, expiresAt: now + lifetime)
+        let grant = Grant(principal: principal, filter: filter, expiresAt: now + lifetime)
         return state.withLock { state in
             state.sweep(now: now, force: state.tickets.count >= Self.capacity)
             guard state.tickets.count < Self.capacity else {

@@ -48,37 +48,25 @@ final class StreamRequestParsingTests: XCTestCase {
     }
 
     func testDeviceScopeForcesItsDevice() {
-        XCTAssertEqual(try StreamScope.device("d1").limit(EventFilter()).get(), EventFilter(deviceId: "d1"))
-        XCTAssertThrowsError(try StreamScope.device("d1").limit(EventFilter(deviceId: "d2")).get())
-        XCTAssertEqual(try StreamScope.admin.limit(EventFilter(deviceId: "d2")).get(), EventFilter(deviceId: "d2"))
-    }
-
-    func testBearerKeyParsing() {
-        let cases: [(String?, String?)] = [
-            ("Bearer abc", "abc"), ("bearer  abc", "abc"), ("Basic abc", nil), ("bearer", nil), (nil, nil),
-            ("bearer a b", nil),
-        ]
-        for (header, expected) in cases {
-            var headers = HTTPHeaders()
-            if let header { headers.add("authorization", header) }
-            XCTAssertEqual(StreamScope.bearerKey(headers), expected, header ?? "none")
-        }
+        XCTAssertEqual(try AppPrincipal.device("d1").limit(EventFilter()).get(), EventFilter(deviceId: "d1"))
+        XCTAssertThrowsError(try AppPrincipal.device("d1").limit(EventFilter(deviceId: "d2")).get())
+        XCTAssertEqual(try AppPrincipal.admin.limit(EventFilter(deviceId: "d2")).get(), EventFilter(deviceId: "d2"))
     }
 
     func testTicketStoreIsSingleUseAndExpires() throws {
         let tickets = StreamTickets(lifetime: 60)
         let filter = EventFilter(deviceId: "d1")
-        let (first, grant) = try tickets.issue(scope: .device("d1"), filter: filter, now: 1000).get()
-        XCTAssertEqual(grant, StreamTickets.Grant(scope: .device("d1"), filter: filter, expiresAt: 1060))
+        let (first, grant) = try tickets.issue(principal: .device("d1"), filter: filter, now: 1000).get()
+        XCTAssertEqual(grant, StreamTickets.Grant(principal: .device("d1"), filter: filter, expiresAt: 1060))
         var nearMiss = Array(first.utf8)
         nearMiss[0] = nearMiss[0] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         XCTAssertNil(tickets.redeem(String(decoding: nearMiss, as: UTF8.self), now: 1001), "a near miss is unknown")
         XCTAssertEqual(tickets.redeem(first, now: 1001), grant)
         XCTAssertNil(tickets.redeem(first, now: 1002), "used")
-        let (second, _) = try tickets.issue(scope: .admin, filter: EventFilter(), now: 1000).get()
+        let (second, _) = try tickets.issue(principal: .admin, filter: EventFilter(), now: 1000).get()
         XCTAssertNil(tickets.redeem(second, now: 1060), "expired at expiresAt")
-        let a = try tickets.issue(scope: .admin, filter: EventFilter(), now: 0).get().ticket
-        let b = try tickets.issue(scope: .admin, filter: EventFilter(), now: 0).get().ticket
+        let a = try tickets.issue(principal: .admin, filter: EventFilter(), now: 0).get().ticket
+        let b = try tickets.issue(principal: .admin, filter: EventFilter(), now: 0).get().ticket
         XCTAssertNotEqual(a, b)
     }
 

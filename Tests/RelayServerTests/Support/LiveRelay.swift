@@ -80,4 +80,7 @@ enum Fixtures {
         .appendingPathComponent("Fixtures")
 
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
+
+    /// The package's root folder.
+    static let repositoryRoot = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 }

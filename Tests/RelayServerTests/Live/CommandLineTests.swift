@@ -2,8 +2,8 @@ import Foundation
 import RelayTestKit
 import XCTest
 
-/// `activity-relay serve` and `token` as a user runs them.
-final class ServeCommandTests: XCTestCase {
+/// `activity-relay serve`, `token` and `simulate` as a user runs them.
+final class CommandLineTests: XCTestCase {
     func testServeCreatesItsDataDirAnswersAndStopsCleanlyOnSIGTERM() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         let port = try RelayBinary.freePort()
@@ -30,5 +30,26 @@ final class ServeCommandTests: XCTestCase {
             XCTAssertEqual(outcome.status, 2, arguments.joined(separator: " "))
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
         }
+    }
+
+    func testSimulatePrintsATimelineAndExitsZero() throws {
+        let scenario = Fixtures.repositoryRoot.appendingPathComponent("fixtures/scenarios/kitchen-timer.json").path
+        let text = try ChildProcess.run([RelayBinary.path, "simulate", scenario])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("expectations: 15 of 15 met"), text.stdout)
+        let json = try ChildProcess.run([RelayBinary.path, "simulate", scenario, "--json"])
+        XCTAssertEqual(json.status, 0)
+        XCTAssertTrue(json.stdout.hasPrefix("{"), json.stdout)
+    }
+
+    func testMalformedScenarioIsOneLineNamingThePathAndExitStatus2() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        try Data(#"{"devices": [{"name": "phone"}], "steps": [{"at": "soon", "do": "advance"}]}"#.utf8).write(to: file)
+        let outcome = try ChildProcess.run([RelayBinary.path, "simulate", file.path])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("steps[0].at"), outcome.stderr)
+        let notJSON = try ChildProcess.run([RelayBinary.path, "simulate", "/dev/null"])
+        XCTAssertEqual(notJSON.status, 2)
     }
 }
