@@ -11,6 +11,18 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "bench-stream",
+            dependencies: [
+                .product(name: "RelayServer", package: "ActivityRelay"),
+                .product(name: "RelayNet", package: "ActivityRelay"),
+                .product(name: "RelayHTTP", package: "ActivityRelay"),
+                .product(name: "RelayCore", package: "ActivityRelay"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]),
+        .executableTarget(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
             swiftSettings: [

@@ -48,6 +48,13 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
 
     func shutdown() {
         shuttingDown = true
+        if let stream {
+            // An event stream never completes on its own: end its body (the client resumes
+            // elsewhere or later from its last id) instead of holding shutdown for the grace period.
+            finishStream(streamID: 1)
+            stream.end(.shutdown)
+            return
+        }
         if !busy { connection.close() }
     }
 

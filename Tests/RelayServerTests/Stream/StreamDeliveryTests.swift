@@ -131,6 +131,18 @@ final class StreamDeliveryTests: XCTestCase {
         stream.close()
     }
 
+    func testShutdownEndsOpenStreamsAtOnce() throws {
+        let stream = try relay.openStream()
+        relay.waitForSubscribers(1)
+        let started = Date()
+        relay.stop()
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.5, "no wait for the 2 s grace period")
+        var next = try stream.next(timeout: 5)
+        while next == .events([]) { next = try stream.next(timeout: 5) }  // the preamble
+        XCTAssertEqual(next, .ended, "the body ends cleanly; the client resumes later")
+        stream.close()
+    }
+
     func testRefusalsAreJSONErrors() throws {
         let cases: [(target: String, key: String?, status: Int, code: String)] = [
             ("/v1/stream?types=activity.updated,activity.exploded", LiveRelay.adminKey, 400, "invalidRequest"),

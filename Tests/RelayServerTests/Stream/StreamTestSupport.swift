@@ -86,7 +86,7 @@ extension LiveRelay {
     /// Waits until the hub has `count` subscribers.
     func waitForSubscribers(_ count: Int, timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(timeout)
-        while runtime.service.hub.subscriberCount < count, Date() < deadline { usleep(5_000) }
+        while runtime.service.hub.subscriberCount != count, Date() < deadline { usleep(5_000) }
         XCTAssertEqual(runtime.service.hub.subscriberCount, count, "subscribers", file: file, line: line)
     }
 }
