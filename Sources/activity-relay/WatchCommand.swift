@@ -11,7 +11,8 @@ import RelayServer
 /// `./.relay`). Bad flags: one line, exit 2. Refused by the relay or unreachable with `--once`:
 /// one line, exit 1.
 enum WatchCommand {
-    static let usage = "usage: activity-relay watch [--url https://HOST:PORT] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]"
+    static let usage =
+        "usage: activity-relay watch [--url https://HOST:PORT] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]"
 
     static func run(_ arguments: [String]) -> Int32 {
         var url = "https://localhost:8443"
@@ -72,16 +73,22 @@ enum WatchCommand {
 
     /// `https://HOST[:PORT]` (an IPv6 host in brackets); anything else is a usage error.
     static func parseURL(_ text: String) -> (String, UInt16) {
-        guard text.hasPrefix("https://") else { Terminal.fail("activity-relay watch: --url \(text) must start with https://") }
+        guard text.hasPrefix("https://") else {
+            Terminal.fail("activity-relay watch: --url \(text) must start with https://")
+        }
         var rest = String(text.dropFirst("https://".count))
         if let slash = rest.firstIndex(of: "/") {
-            guard rest[slash...] == "/" else { Terminal.fail("activity-relay watch: --url \(text) must not have a path") }
+            guard rest[slash...] == "/" else {
+                Terminal.fail("activity-relay watch: --url \(text) must not have a path")
+            }
             rest = String(rest[..<slash])
         }
         var host = rest
         var port: UInt16 = 443
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { Terminal.fail("activity-relay watch: --url \(text) has an unclosed [") }
+            guard let close = rest.firstIndex(of: "]") else {
+                Terminal.fail("activity-relay watch: --url \(text) has an unclosed [")
+            }
             host = String(rest[rest.index(after: rest.startIndex)..<close])
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {

@@ -69,7 +69,9 @@ public struct HTTP1ResponseParser: Sendable {
                 }
                 try appendToHead(bytes[index...end])
                 index = end + 1
-                if line.count >= 4, line.suffix(4).elementsEqual(Self.crlfcrlf) || line.suffix(2).elementsEqual([Self.lf, Self.lf]) {
+                if line.count >= 4,
+                    line.suffix(4).elementsEqual(Self.crlfcrlf) || line.suffix(2).elementsEqual([Self.lf, Self.lf])
+                {
                     let head = line
                     line.removeAll(keepingCapacity: true)
                     try startBody(head: head, events: &events)
@@ -195,7 +197,8 @@ public struct HTTP1ResponseParser: Sendable {
         let digits = text.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }
         guard !digits.isEmpty, digits.count <= 15, let size = Int(String(decoding: digits, as: UTF8.self), radix: 16)
         else {
-            throw HTTP1ResponseParseError(.badChunk, "chunk size \(String(decoding: text.prefix(40), as: UTF8.self)) is not hexadecimal")
+            throw HTTP1ResponseParseError(
+                .badChunk, "chunk size \(String(decoding: text.prefix(40), as: UTF8.self)) is not hexadecimal")
         }
         state = size == 0 ? .trailers : .chunkData(remaining: size)
     }

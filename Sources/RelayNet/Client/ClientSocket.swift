@@ -74,9 +74,13 @@ enum ClientSocket {
         return addresses
     }
 
-    private static func connect(_ address: SocketAddress, deadline: Double, receiveBufferBytes: Int?) throws(SystemError) -> Int32 {
+    private static func connect(_ address: SocketAddress, deadline: Double, receiveBufferBytes: Int?)
+        throws(SystemError) -> Int32
+    {
         let fd = try syscall("socket") {
-            socket(address.family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+            socket(
+                address.family,
+                Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         }
         do throws(SystemError) {
             if let receiveBufferBytes {
@@ -100,7 +104,9 @@ enum ClientSocket {
                     throw SystemError(call: "poll", errno: EIO)
                 }
                 guard ready else { throw SystemError(call: "connect", errno: ETIMEDOUT) }
-                if let pending = Socket(fd: fd).pendingError() { throw SystemError(call: "connect", errno: pending.errno) }
+                if let pending = Socket(fd: fd).pendingError() {
+                    throw SystemError(call: "connect", errno: pending.errno)
+                }
             }
             return fd
         } catch {

@@ -38,7 +38,10 @@ public final class TLSClient {
     /// which may hold plaintext not yet returned).
     private var discard = [UInt8](repeating: 0, count: 16_384)
 
-    private init(fd: Int32, ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer, context: TLSClientContext, peer: String) {
+    private init(
+        fd: Int32, ssl: OpaquePointer, input: OpaquePointer, output: OpaquePointer, context: TLSClientContext,
+        peer: String
+    ) {
         self.fd = fd
         self.ssl = ssl
         networkToSSL = input
@@ -62,7 +65,8 @@ public final class TLSClient {
     ) throws(TLSError) -> TLSClient {
         let deadline = ClientSocket.now() + timeout
         let peer = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
-        let fd = try ClientSocket.open(host: host, port: port, deadline: deadline, receiveBufferBytes: receiveBufferBytes)
+        let fd = try ClientSocket.open(
+            host: host, port: port, deadline: deadline, receiveBufferBytes: receiveBufferBytes)
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else {
             _ = Glibc.close(fd)
@@ -93,7 +97,8 @@ public final class TLSClient {
         var length: UInt32 = 0
         SSL_get0_alpn_selected(ssl, &selected, &length)
         if let selected, length > 0 {
-            client.alpnProtocol = String(decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
+            client.alpnProtocol = String(
+                decoding: UnsafeBufferPointer(start: selected, count: Int(length)), as: UTF8.self)
         }
         return client
     }
@@ -187,7 +192,8 @@ public final class TLSClient {
             case SSL_ERROR_WANT_WRITE:
                 continue
             default:
-                throw TLSError.openSSL(operation: name, fallback: peerEnded ? "the server closed the connection" : "SSL error \(code)")
+                throw TLSError.openSSL(
+                    operation: name, fallback: peerEnded ? "the server closed the connection" : "SSL error \(code)")
             }
         }
     }

@@ -199,7 +199,8 @@ public final class EventHub: Sendable {
         subscriber.lastSent = snapshot.seq
         let data = JSONValue.object(snapshot.members).jsonString
         var bytes = preamble
-        SSEEncoder.append(SSEEvent(id: String(snapshot.seq), event: RelayEventType.snapshot.rawValue, data: data), to: &bytes)
+        SSEEncoder.append(
+            SSEEvent(id: String(snapshot.seq), event: RelayEventType.snapshot.rawValue, data: data), to: &bytes)
         subscriber.stream.sendOnLoop(bytes)
     }
 }

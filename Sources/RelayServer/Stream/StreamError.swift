@@ -22,7 +22,9 @@ struct StreamError: Error, Sendable, Equatable {
     /// The JSON error response.
     var response: HTTPResponse {
         var response = JSONResponse.error(status, code, message)
-        if status == 401 { response.headers.add("www-authenticate", "Bearer realm=\"activity-relay\", error=\"invalid_token\"") }
+        if status == 401 {
+            response.headers.add("www-authenticate", "Bearer realm=\"activity-relay\", error=\"invalid_token\"")
+        }
         return response
     }
 }

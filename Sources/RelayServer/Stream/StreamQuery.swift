@@ -28,7 +28,8 @@ struct StreamQuery: Sendable, Equatable {
             switch name {
             case "deviceId", "bundleId", "activityId", "alarmId":
                 guard value.utf8.count <= maxIdentifierBytes else {
-                    return .failure(StreamError(400, "invalidRequest", "\(name) is longer than \(maxIdentifierBytes) bytes"))
+                    return .failure(
+                        StreamError(400, "invalidRequest", "\(name) is longer than \(maxIdentifierBytes) bytes"))
                 }
                 switch name {
                 case "deviceId": query.filter.deviceId = query.filter.deviceId ?? value
@@ -43,7 +44,8 @@ struct StreamQuery: Sendable, Equatable {
                 }
             case "lastEventId":
                 guard let id = parseEventID(value) else {
-                    return .failure(StreamError(400, "invalidRequest", "lastEventId \(quoted(value)) is not an event id"))
+                    return .failure(
+                        StreamError(400, "invalidRequest", "lastEventId \(quoted(value)) is not an event id"))
                 }
                 query.lastEventID = query.lastEventID ?? id
             case "snapshot":
@@ -59,7 +61,8 @@ struct StreamQuery: Sendable, Equatable {
         }
         if let header = request.headers["last-event-id"], !header.isEmpty {
             guard let id = parseEventID(header) else {
-                return .failure(StreamError(400, "invalidRequest", "Last-Event-ID \(quoted(header)) is not an event id"))
+                return .failure(
+                    StreamError(400, "invalidRequest", "Last-Event-ID \(quoted(header)) is not an event id"))
             }
             query.lastEventID = id
         }
@@ -76,11 +79,14 @@ struct StreamQuery: Sendable, Equatable {
             let type = RelayEventType(name)
             guard RelayEventType.all.contains(type) else {
                 let known = RelayEventType.all.map(\.rawValue).joined(separator: ", ")
-                return .failure(StreamError(400, "invalidRequest", "unknown event type \(quoted(name)); known: \(known)"))
+                return .failure(
+                    StreamError(400, "invalidRequest", "unknown event type \(quoted(name)); known: \(known)"))
             }
             types.insert(type)
         }
-        guard names.count <= 64 else { return .failure(StreamError(400, "invalidRequest", "types lists more than 64 names")) }
+        guard names.count <= 64 else {
+            return .failure(StreamError(400, "invalidRequest", "types lists more than 64 names"))
+        }
         return .success(types.isEmpty ? nil : types)
     }
 

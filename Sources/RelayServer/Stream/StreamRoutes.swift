@@ -82,22 +82,26 @@ public struct StreamRoutes: RouteGroup {
         headers.add("content-type", "text/event-stream")
         headers.add("cache-control", "no-cache")
         headers.add("x-accel-buffering", "no")
+        // A ticket is meant for a browser's EventSource, usually on another origin; the ticket in
+        // the URL is the credential, so any origin may read the stream it opens.
+        if query.ticket != nil { headers.add("access-control-allow-origin", "*") }
         let hub = service.hub
         let heartbeat = heartbeat
         let start = query.start
         let streamFilter = filter
         let conn = String(request.context.id)
         return .stream(HTTPResponseHead(status: 200, headers: headers)) { stream in
-                stream.onEnd { reason in
-                    if reason == .tooSlow {
-                        RelayLog.info("stream.cut", ["conn": conn, "reason": "too slow", "buffer": String(stream.maxBufferedBytes)])
-                    } else {
-                        RelayLog.debug("stream.close", ["conn": conn, "reason": reason.rawValue])
-                    }
+            stream.onEnd { reason in
+                if reason == .tooSlow {
+                    RelayLog.info(
+                        "stream.cut", ["conn": conn, "reason": "too slow", "buffer": String(stream.maxBufferedBytes)])
+                } else {
+                    RelayLog.debug("stream.close", ["conn": conn, "reason": reason.rawValue])
                 }
-                heartbeat.add(stream)
-                hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
             }
+            heartbeat.add(stream)
+            hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
+        }
     }
 
     /// The first bytes of every stream: the reconnection delay, then a comment.
@@ -134,7 +138,9 @@ public struct StreamRoutes: RouteGroup {
         case .refused(let response): return .full(response)
         case .authenticated(let caller): principal = caller
         }
-        guard !request.bodyTooLarge else { return .full(StreamError(413, "tooLarge", "the request body is too large").response) }
+        guard !request.bodyTooLarge else {
+            return .full(StreamError(413, "tooLarge", "the request body is too large").response)
+        }
         var filter: EventFilter
         switch Self.ticketFilter(request.request.body) {
         case .success(let parsed): filter = parsed
@@ -178,7 +184,8 @@ public struct StreamRoutes: RouteGroup {
         for (path, name) in fields {
             guard let value = members[name], value != .null else { continue }
             guard let text = value.stringValue, !text.isEmpty, text.utf8.count <= StreamQuery.maxIdentifierBytes else {
-                return .failure(StreamError(400, "invalidRequest", "\(name) must be a non-empty string of at most 256 bytes"))
+                return .failure(
+                    StreamError(400, "invalidRequest", "\(name) must be a non-empty string of at most 256 bytes"))
             }
             filter[keyPath: path] = text
         }
@@ -189,7 +196,8 @@ public struct StreamRoutes: RouteGroup {
             } else if let list = types.arrayValue, list.allSatisfy({ $0.stringValue != nil }) {
                 names = list.compactMap(\.stringValue)
             } else {
-                return .failure(StreamError(400, "invalidRequest", "types must be an array of event type names or a comma list"))
+                return .failure(
+                    StreamError(400, "invalidRequest", "types must be an array of event type names or a comma list"))
             }
             switch StreamQuery.parseTypes(names) {
             case .success(let parsed): filter.types = parsed

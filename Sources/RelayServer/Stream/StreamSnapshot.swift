@@ -35,7 +35,8 @@ enum StreamSnapshot {
     static func alarms(_ emulator: DeviceEmulator, _ filter: EventFilter) -> [Alarm] {
         guard filter.activityId == nil else { return [] }
         return emulator.alarms.values.filter { alarm in
-            (filter.deviceId.map { $0 == alarm.deviceId } ?? true) && (filter.bundleId.map { $0 == alarm.bundleId } ?? true)
+            (filter.deviceId.map { $0 == alarm.deviceId } ?? true)
+                && (filter.bundleId.map { $0 == alarm.bundleId } ?? true)
                 && (filter.alarmId.map { $0 == alarm.id } ?? true)
         }
         .sorted { $0.id < $1.id }

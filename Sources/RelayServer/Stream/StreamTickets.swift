@@ -42,7 +42,9 @@ final class StreamTickets: Sendable {
     var count: Int { state.withLock { $0.tickets.count } }
 
     /// Mints a ticket for `principal` and `filter` at real time `now`.
-    func issue(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<(ticket: String, grant: Grant), StreamError> {
+    func issue(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<
+        (ticket: String, grant: Grant), StreamError
+    > {
         let bytes: [UInt8]
         do {
             bytes = try SecureRandom.bytes(32)
@@ -56,7 +58,9 @@ final class StreamTickets: Sendable {
             state.sweep(now: now, force: state.tickets.count >= Self.capacity)
             guard state.tickets.count < Self.capacity else {
                 return .failure(
-                    StreamError(429, "tooManyTickets", "\(Self.capacity) stream tickets are outstanding; use or let some expire"))
+                    StreamError(
+                        429, "tooManyTickets", "\(Self.capacity) stream tickets are outstanding; use or let some expire"
+                    ))
             }
             state.tickets[Self.key(digest)] = (digest, grant)
             return .success((ticket, grant))

@@ -34,8 +34,10 @@ final class HTTP1ResponseParserTests: XCTestCase {
     func testFramingsWholeAndByteByByte() throws {
         let cases: [(String, String, Bool)] = [
             ("HTTP/1.1 200 OK\r\ncontent-length: 5\r\n\r\nhello", "hello", false),
-            ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\ntrailer: x\r\n\r\n",
-             "hello world", false),
+            (
+                "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\ntrailer: x\r\n\r\n",
+                "hello world", false
+            ),
             ("HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\ndata: 1\n\n", "data: 1\n\n", true),
             ("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 204 No Content\r\n\r\n", "", false),
             ("HTTP/1.1 200 OK\ncontent-length: 2\n\nok", "ok", false),
@@ -46,7 +48,9 @@ final class HTTP1ResponseParserTests: XCTestCase {
                 let (content, ended) = body(events)
                 XCTAssertEqual(content, expected, "\(text.prefix(30)) step \(step)")
                 XCTAssertTrue(ended, "\(text.prefix(30)) step \(step)")
-                let heads = events.compactMap { event -> Int? in if case .head(let status, _) = event { status } else { nil } }
+                let heads = events.compactMap { event -> Int? in
+                    if case .head(let status, _) = event { status } else { nil }
+                }
                 XCTAssertEqual(heads.count, 1, "one final head")
             }
         }

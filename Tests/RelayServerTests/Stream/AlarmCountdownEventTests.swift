@@ -24,14 +24,21 @@ final class AlarmCountdownEventTests: XCTestCase {
             "deviceId": .string(device.id), "bundleId": "com.example.tea", "countdownDuration": ["preAlert": 300],
             "presentation": ["alert": ["title": "Tea is ready"], "countdown": ["title": "Steeping"]],
         ]
-        let alarmID = try relay.perform { emulator, now throws(EmulatorError) in try emulator.scheduleAlarm(body: body, at: now).id }
+        let alarmID = try relay.perform { emulator, now throws(EmulatorError) in
+            try emulator.scheduleAlarm(body: body, at: now).id
+        }
         try relay.advanceClock(by: 100)
-        _ = try relay.perform { emulator, now throws(EmulatorError) in try emulator.operateAlarm(id: alarmID, .pause, at: now) }
+        _ = try relay.perform { emulator, now throws(EmulatorError) in
+            try emulator.operateAlarm(id: alarmID, .pause, at: now)
+        }
         try relay.advanceClock(by: 50)
-        _ = try relay.perform { emulator, now throws(EmulatorError) in try emulator.operateAlarm(id: alarmID, .resume, at: now) }
+        _ = try relay.perform { emulator, now throws(EmulatorError) in
+            try emulator.operateAlarm(id: alarmID, .resume, at: now)
+        }
         try relay.advanceClock(by: 200)  // fires
         let events = try stream.collect(4)
-        XCTAssertEqual(events.map { $0.json["alarm"]?["state"]?.stringValue }, ["countdown", "paused", "countdown", "alerting"])
+        XCTAssertEqual(
+            events.map { $0.json["alarm"]?["state"]?.stringValue }, ["countdown", "paused", "countdown", "alerting"])
 
         // Each event, read alone at its own time `at` and a little later, renders the countdown.
         let rendered: [(Double, String)] = events.map { event in
@@ -54,12 +61,16 @@ final class AlarmCountdownEventTests: XCTestCase {
         XCTAssertEqual(resumed["mode"]?.stringValue, "countdown")
         let start = try XCTUnwrap(resumed["startDate"]?.doubleValue)
         XCTAssertEqual(resumed["fireDate"]?.doubleValue, start + 300 - 100)
-        XCTAssertEqual(AlarmCountdown(presentationState: resumed, now: start + 500), .running(remaining: 0, total: 300, fireDate: start + 200))
+        XCTAssertEqual(
+            AlarmCountdown(presentationState: resumed, now: start + 500),
+            .running(remaining: 0, total: 300, fireDate: start + 200))
         stream.close()
     }
 
     func testCountdownTextRoundsUpAndFormatsHours() {
-        let cases: [(Double, String)] = [(0, "00:00"), (0.2, "00:01"), (59.5, "01:00"), (61, "01:01"), (3600, "1:00:00"), (-5, "00:00")]
+        let cases: [(Double, String)] = [
+            (0, "00:00"), (0.2, "00:01"), (59.5, "01:00"), (61, "01:01"), (3600, "1:00:00"), (-5, "00:00"),
+        ]
         for (seconds, text) in cases { XCTAssertEqual(AlarmCountdown.clockText(seconds), text, "\(seconds)") }
         XCTAssertNil(AlarmCountdown(presentationState: .null, now: 0))
         XCTAssertNil(AlarmCountdown(presentationState: ["mode": "countdown"], now: 0))

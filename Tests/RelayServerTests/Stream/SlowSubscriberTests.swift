@@ -47,7 +47,9 @@ final class SlowSubscriberTests: XCTestCase {
             switch try slow.next(timeout: 10) {
             case .events(let events): got.append(contentsOf: events)
             case .ended: ended = true
-            case .timedOut: XCTFail("the cut-off stream never ended"); ended = true
+            case .timedOut:
+                XCTFail("the cut-off stream never ended")
+                ended = true
             }
         }
         XCTAssertLessThan(got.count, total, "it was cut off before the end")

@@ -39,7 +39,8 @@ final class StreamAccessTests: XCTestCase {
     func testTicketOpensOneStreamWithItsScopeAndFilter() throws {
         let mine = try relay.createDevice()
         let theirs = try relay.createDevice()
-        let minted = try relay.request("POST", "/v1/stream-tickets", key: mine.key, body: #"{"types": ["activity.started"]}"#)
+        let minted = try relay.request(
+            "POST", "/v1/stream-tickets", key: mine.key, body: #"{"types": ["activity.started"]}"#)
         XCTAssertEqual(minted.status, 201, minted.text)
         let body = try JSONValue(parsing: minted.text)
         let ticket = try XCTUnwrap(body["ticket"]?.stringValue)
@@ -49,6 +50,7 @@ final class StreamAccessTests: XCTestCase {
         XCTAssertEqual(expiresAt, Date().timeIntervalSince1970 + 0.5, accuracy: 2)
 
         let stream = try relay.openStream("/v1/stream?ticket=\(ticket)", key: nil)
+        XCTAssertEqual(stream.headers["access-control-allow-origin"], "*", "readable by a page on another origin")
         relay.waitForSubscribers(1)
         _ = try relay.startActivity(deviceId: theirs.id)
         let own = try relay.startActivity(deviceId: mine.id)
@@ -65,7 +67,8 @@ final class StreamAccessTests: XCTestCase {
         let mine = try relay.createDevice()
         let theirs = try relay.createDevice()
         // Minting for another device with a device key.
-        let foreign = try relay.request("POST", "/v1/stream-tickets", key: mine.key, body: #"{"deviceId": "\#(theirs.id)"}"#)
+        let foreign = try relay.request(
+            "POST", "/v1/stream-tickets", key: mine.key, body: #"{"deviceId": "\#(theirs.id)"}"#)
         XCTAssertEqual(foreign.status, 403)
         XCTAssertEqual(try relay.request("POST", "/v1/stream-tickets", key: nil).status, 401)
         XCTAssertEqual(try relay.request("POST", "/v1/stream-tickets", body: #"{"types": ["nope"]}"#).status, 400)
@@ -73,7 +76,8 @@ final class StreamAccessTests: XCTestCase {
 
         // Widening the ticket's scope or filter when redeeming.
         let scoped = try ticket(key: mine.key, body: "")
-        XCTAssertEqual(try relay.request("GET", "/v1/stream?ticket=\(scoped)&deviceId=\(theirs.id)", key: nil).status, 403)
+        XCTAssertEqual(
+            try relay.request("GET", "/v1/stream?ticket=\(scoped)&deviceId=\(theirs.id)", key: nil).status, 403)
         let typed = try ticket(key: LiveRelay.adminKey, body: #"{"types": "alarm.updated"}"#)
         XCTAssertEqual(try relay.request("GET", "/v1/stream?ticket=\(typed)&types=clock", key: nil).status, 403)
 

@@ -118,7 +118,8 @@ final class StreamDeliveryTests: XCTestCase {
     }
 
     func testQuietStreamGetsHeartbeatsAndHeaders() throws {
-        let connection = try HTTPSConnection.connect(host: "localhost", port: relay.port, context: try relay.clientContext())
+        let connection = try HTTPSConnection.connect(
+            host: "localhost", port: relay.port, context: try relay.clientContext())
         try connection.send("GET", "/v1/stream", headers: [("authorization", "bearer \(LiveRelay.adminKey)")])
         let (status, headers) = try connection.readHead(timeout: 5)
         XCTAssertEqual(status, 200)

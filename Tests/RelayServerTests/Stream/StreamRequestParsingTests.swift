@@ -9,10 +9,14 @@ final class StreamRequestParsingTests: XCTestCase {
     func testQueryParsing() {
         let cases: [(query: String, header: String?, expected: StreamQuery?)] = [
             ("", nil, StreamQuery()),
-            ("deviceId=d1&bundleId=com.a&activityId=a1&alarmId=x1&cacheBust=3", nil,
-             StreamQuery(filter: EventFilter(deviceId: "d1", bundleId: "com.a", activityId: "a1", alarmId: "x1"))),
-            ("types=activity.updated,%20alarm.updated,", nil,
-             StreamQuery(filter: EventFilter(types: [.activityUpdated, .alarmUpdated]))),
+            (
+                "deviceId=d1&bundleId=com.a&activityId=a1&alarmId=x1&cacheBust=3", nil,
+                StreamQuery(filter: EventFilter(deviceId: "d1", bundleId: "com.a", activityId: "a1", alarmId: "x1"))
+            ),
+            (
+                "types=activity.updated,%20alarm.updated,", nil,
+                StreamQuery(filter: EventFilter(types: [.activityUpdated, .alarmUpdated]))
+            ),
             ("types=", nil, StreamQuery()),
             ("lastEventId=41", nil, StreamQuery(lastEventID: 41)),
             ("lastEventId=41", "42", StreamQuery(lastEventID: 42)),
@@ -41,7 +45,8 @@ final class StreamRequestParsingTests: XCTestCase {
 
     func testTicketFilterMayOnlyBeNarrowed() {
         let granted = EventFilter(deviceId: "d1", types: [.activityUpdated, .alarmUpdated])
-        let narrowed = StreamRoutes.narrow(granted, by: EventFilter(deviceId: "d1", bundleId: "b", types: [.alarmUpdated]))
+        let narrowed = StreamRoutes.narrow(
+            granted, by: EventFilter(deviceId: "d1", bundleId: "b", types: [.alarmUpdated]))
         XCTAssertEqual(try narrowed.get(), EventFilter(deviceId: "d1", bundleId: "b", types: [.alarmUpdated]))
         XCTAssertThrowsError(try StreamRoutes.narrow(granted, by: EventFilter(deviceId: "d2")).get())
         XCTAssertThrowsError(try StreamRoutes.narrow(granted, by: EventFilter(types: [.clock])).get())
@@ -73,7 +78,8 @@ final class StreamRequestParsingTests: XCTestCase {
     func testTicketBodyParsing() {
         XCTAssertEqual(try StreamRoutes.ticketFilter([]).get(), EventFilter())
         XCTAssertEqual(
-            try StreamRoutes.ticketFilter(Array(#"{"alarmId": "x", "types": "alarm.updated,alarm.removed"}"#.utf8)).get(),
+            try StreamRoutes.ticketFilter(Array(#"{"alarmId": "x", "types": "alarm.updated,alarm.removed"}"#.utf8))
+                .get(),
             EventFilter(alarmId: "x", types: [.alarmUpdated, .alarmRemoved]))
         for bad in [#"{"deviceId": 3}"#, #"{"types": [1]}"#, "nope", #"{"deviceId": ""}"#] {
             XCTAssertThrowsError(try StreamRoutes.ticketFilter(Array(bad.utf8)).get(), bad)

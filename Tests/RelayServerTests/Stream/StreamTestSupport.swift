@@ -11,19 +11,23 @@ import XCTest
 extension LiveRelay {
     /// Runs `command` through the service and waits for its commit (and so its publication).
     @discardableResult
-    func perform<T: Sendable>(_ command: @escaping (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T) throws -> T {
+    func perform<T: Sendable>(_ command: @escaping (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T)
+        throws -> T
+    {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        runtime.service.perform({ emulator, now in
-            do throws(EmulatorError) {
-                return Result<T, EmulatorError>.success(try command(&emulator, now))
-            } catch {
-                return .failure(error)
-            }
-        }) { outcome in
-            box.set(outcome)
-            done.signal()
-        }
+        runtime.service.perform(
+            { emulator, now in
+                do throws(EmulatorError) {
+                    return Result<T, EmulatorError>.success(try command(&emulator, now))
+                } catch {
+                    return .failure(error)
+                }
+            },
+            completion: { outcome in
+                box.set(outcome)
+                done.signal()
+            })
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "commit timed out")
         return try box.get()
     }
@@ -159,10 +163,12 @@ extension LiveRelay {
     func advanceClock(by seconds: Double) throws {
         let done = DispatchSemaphore(value: 0)
         let failed = ResultBox<Bool>()
-        runtime.service.changeClock({ clock, real throws(ClockError) in try clock.advance(by: seconds, real: real) }) { outcome in
-            if case .failure = outcome { failed.set(.success(.success(true))) }
-            done.signal()
-        }
+        runtime.service.changeClock(
+            { clock, real throws(ClockError) in try clock.advance(by: seconds, real: real) },
+            completion: { outcome in
+                if case .failure = outcome { failed.set(.success(.success(true))) }
+                done.signal()
+            })
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "clock change timed out")
         XCTAssertNil(try? failed.get(), "clock change failed")
     }

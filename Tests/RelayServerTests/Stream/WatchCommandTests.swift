@@ -18,19 +18,25 @@ final class WatchCommandTests: XCTestCase {
     func testOncePrintsActivityCardsAndAlarmCountdownsAtTheRelaysTime() throws {
         let relay = try LiveRelay { options in options.clockMode = .virtual }
         self.relay = relay
-        try (LiveRelay.adminKey + "\n").write(to: relay.directory.appendingPathComponent("admin-key"), atomically: true, encoding: .utf8)
+        try (LiveRelay.adminKey + "\n").write(
+            to: relay.directory.appendingPathComponent("admin-key"), atomically: true, encoding: .utf8)
         let device = try relay.createDevice()
         let start = relay.now
         let body: JSONValue = [
             "deviceId": .string(device.id), "bundleId": "com.example.app", "attributesType": "DeliveryAttributes",
-            "attributes": ["order": "A1"], "contentState": ["eta": "12:30", "step": 3], "staleDate": .number(start + 1800),
+            "attributes": ["order": "A1"], "contentState": ["eta": "12:30", "step": 3],
+            "staleDate": .number(start + 1800),
         ]
-        let activity = try relay.perform { emulator, now throws(EmulatorError) in try emulator.startActivity(body: body, at: now).id }
+        let activity = try relay.perform { emulator, now throws(EmulatorError) in
+            try emulator.startActivity(body: body, at: now).id
+        }
         let alarmBody: JSONValue = [
             "deviceId": .string(device.id), "bundleId": "com.example.tea", "countdownDuration": ["preAlert": 300],
             "presentation": ["alert": ["title": "Tea is ready"]],
         ]
-        let alarm = try relay.perform { emulator, now throws(EmulatorError) in try emulator.scheduleAlarm(body: alarmBody, at: now).id }
+        let alarm = try relay.perform { emulator, now throws(EmulatorError) in
+            try emulator.scheduleAlarm(body: alarmBody, at: now).id
+        }
         try relay.advanceClock(by: 120)
 
         let first = try watchOnce(relay)
@@ -38,16 +44,19 @@ final class WatchCommandTests: XCTestCase {
         let lines = first.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         XCTAssertTrue(lines[0].hasPrefix("relay time "), lines[0])
         XCTAssertTrue(lines[0].contains("(virtual, rate 0)"), lines[0])
-        XCTAssertEqual(Array(lines[2...7]), [
-            "ACTIVITIES (1)",
-            "+- DeliveryAttributes  com.example.app  \(activity.prefix(8))  ACTIVE",
-            #"|  {"eta":"12:30","step":3}"#,
-            "|  stale: no (stale date \(clockText(start + 1800)))   ends in 7h 58m 00s",
-            "+-",
-            "",
-        ])
+        XCTAssertEqual(
+            Array(lines[2...7]),
+            [
+                "ACTIVITIES (1)",
+                "+- DeliveryAttributes  com.example.app  \(activity.prefix(8))  ACTIVE",
+                #"|  {"eta":"12:30","step":3}"#,
+                "|  stale: no (stale date \(clockText(start + 1800)))   ends in 7h 58m 00s",
+                "+-",
+                "",
+            ])
         XCTAssertEqual(lines[8], "ALARMS (1)")
-        XCTAssertEqual(lines[9], "   \(alarm.prefix(8))  com.example.tea  COUNTDOWN  03:00 left of 05:00  \"Tea is ready\"")
+        XCTAssertEqual(
+            lines[9], "   \(alarm.prefix(8))  com.example.tea  COUNTDOWN  03:00 left of 05:00  \"Tea is ready\"")
         XCTAssertFalse(first.stdout.contains("\u{1B}"), "no escape codes with --once")
 
         try relay.advanceClock(by: 3600)  // stale, the alarm fired
@@ -91,7 +100,10 @@ final class WatchCommandTests: XCTestCase {
 
     private func watchOnce(_ relay: LiveRelay, extra: [String] = []) throws -> ChildProcess.Outcome {
         try ChildProcess.run(
-            [RelayBinary.path, "watch", "--url", "https://localhost:\(relay.port)", "--data", relay.directory.path, "--once"]
+            [
+                RelayBinary.path, "watch", "--url", "https://localhost:\(relay.port)", "--data", relay.directory.path,
+                "--once",
+            ]
                 + extra, timeout: 30)
     }
 

@@ -17,7 +17,9 @@ enum Publisher {
             sent[number] = Clock.now()
             let response = try connection.request(
                 "POST", target.publishTarget, headers: target.pushHeaders, body: target.pushBody(number, pad: pad))
-            guard target.accepted(response.status) else { throw BenchError("push \(number): \(response.status) \(response.text)") }
+            guard target.accepted(response.status) else {
+                throw BenchError("push \(number): \(response.status) \(response.text)")
+            }
             next += interval
         }
         return sent
@@ -43,7 +45,8 @@ enum Publisher {
                     mine[number] = Clock.now()
                     do {
                         let response = try connection.request(
-                            "POST", target.publishTarget, headers: target.pushHeaders, body: target.pushBody(number, pad: pad))
+                            "POST", target.publishTarget, headers: target.pushHeaders,
+                            body: target.pushBody(number, pad: pad))
                         guard target.accepted(response.status) else {
                             failure.withLock { $0 = $0 ?? "push \(number): \(response.status) \(response.text)" }
                             return

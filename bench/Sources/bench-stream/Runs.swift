@@ -24,7 +24,8 @@ enum Runs {
         print("memory per idle subscriber: \(Int(perSubscriber)) bytes")
         let report: JSONValue = [
             "target": .string(target.kind.rawValue), "mode": "idle", "subscribers": .int(Int64(subscribers)),
-            "rssBefore": .int(Int64(before)), "rssAfter": .int(Int64(after)), "bytesPerSubscriber": .number(perSubscriber.rounded()),
+            "rssBefore": .int(Int64(before)), "rssAfter": .int(Int64(after)),
+            "bytesPerSubscriber": .number(perSubscriber.rounded()),
         ]
         print(report.jsonString)
         streams.closeAll()
@@ -72,8 +73,12 @@ enum Runs {
         let averageBytes = arrivals.isEmpty ? 0 : bytes / arrivals.count
         print("target: \(target.kind.rawValue)")
         print("subscribers: \(count) over TLS (HTTP/1.1 SSE), event data ~\(averageBytes) bytes")
-        print("latency: \(latencies.count) of \(latencyPushes * count) deliveries, p50 \(format(p50)) ms, p99 \(format(p99)) ms, max \(format(max)) ms")
-        print("burst: \(burst) pushes from \(publishers) connections in \(format(publishSeconds)) s; \(burstDeliveries) of \(burst * count) deliveries in \(format(burstSeconds)) s = \(Int(rate)) deliveries/s")
+        print(
+            "latency: \(latencies.count) of \(latencyPushes * count) deliveries, p50 \(format(p50)) ms, p99 \(format(p99)) ms, max \(format(max)) ms"
+        )
+        print(
+            "burst: \(burst) pushes from \(publishers) connections in \(format(publishSeconds)) s; \(burstDeliveries) of \(burst * count) deliveries in \(format(burstSeconds)) s = \(Int(rate)) deliveries/s"
+        )
         if ended > 0 { print("streams ended by the server: \(ended)") }
         let report: JSONValue = [
             "target": .string(target.kind.rawValue), "mode": "fanout", "subscribers": .int(Int64(count)),

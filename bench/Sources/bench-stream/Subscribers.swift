@@ -114,7 +114,8 @@ final class Subscribers: @unchecked Sendable {
     }
 
     private static func read(
-        _ streams: [EventStreamConnection], into record: Received, until stop: borrowing Atomic<Bool>, counting delivered: borrowing Atomic<Int>
+        _ streams: [EventStreamConnection], into record: Received, until stop: borrowing Atomic<Bool>,
+        counting delivered: borrowing Atomic<Int>
     ) {
         var fds = streams.map { pollfd(fd: $0.connection.client.fd, events: Int16(POLLIN), revents: 0) }
         var open = Array(repeating: true, count: streams.count)

@@ -33,7 +33,8 @@ struct Target {
             defer { connection.close() }
             let auth = [("authorization", "bearer \(key)"), ("content-type", "application/json")]
             let device = try connection.request("POST", "/v1/devices", headers: auth, body: Array("{}".utf8))
-            guard device.status == 201, let deviceId = try JSONValue(parsing: device.body)["deviceId"]?.stringValue else {
+            guard device.status == 201, let deviceId = try JSONValue(parsing: device.body)["deviceId"]?.stringValue
+            else {
                 throw BenchError("POST /v1/devices: \(device.status) \(device.text)")
             }
             let body: JSONValue = [

@@ -15,7 +15,8 @@ import RelayNet
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 guard let mode = arguments.first, mode == "fanout" || mode == "idle" else {
-    FileHandle.standardError.write(Data("usage: bench-stream fanout|idle --target relay|nchan --port P --cacert CA [...]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: bench-stream fanout|idle --target relay|nchan --port P --cacert CA [...]\n".utf8))
     exit(2)
 }
 var flags: [String: String] = [:]
@@ -45,7 +46,8 @@ do {
     let host = flag("host", "127.0.0.1")
     let port = UInt16(flag("port")) ?? 0
     let tag = "bench\(getpid())x\(Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000)"
-    let target = try Target.prepare(kind: kind, host: host, port: port, context: context, key: parsedFlags["key"], tag: tag)
+    let target = try Target.prepare(
+        kind: kind, host: host, port: port, context: context, key: parsedFlags["key"], tag: tag)
     let subscribers = number("subscribers", mode == "idle" ? 10_000 : 1000)
     let connectors = number("connectors", 8)
     if mode == "idle" {

@@ -17,13 +17,16 @@ public final class EventStreamConnection {
 
     /// The HTTP connection underneath.
     public let connection: HTTPSConnection
+    /// The response's headers.
+    public let headers: HTTPHeaders
     private var parser = SSEParser()
 
     /// Connects and opens the stream at `target` (for example `/v1/stream?deviceId=...`) with a
     /// bearer key (nil when the target carries a ticket), resuming after `lastEventID` when given.
     /// Anything but `200 text/event-stream` is `.status` with the body.
     public static func open(
-        host: String, port: UInt16, context: TLSClientContext, target: String, bearer: String?, lastEventID: String? = nil,
+        host: String, port: UInt16, context: TLSClientContext, target: String, bearer: String?,
+        lastEventID: String? = nil,
         timeout: Double = 10, receiveBufferBytes: Int? = nil
     ) throws(HTTPSClientError) -> EventStreamConnection {
         let connection = try HTTPSConnection.connect(
@@ -42,14 +45,17 @@ public final class EventStreamConnection {
                 connection.close()
                 throw HTTPSClientError.status(status, body: String(decoding: body, as: UTF8.self))
             }
-            return EventStreamConnection(connection: connection)
+            return EventStreamConnection(connection: connection, headers: responseHeaders)
         } catch {
             connection.close()
             throw error
         }
     }
 
-    private init(connection: HTTPSConnection) { self.connection = connection }
+    private init(connection: HTTPSConnection, headers: HTTPHeaders) {
+        self.connection = connection
+        self.headers = headers
+    }
 
     /// The id of the last event received: what to resume from.
     public var lastEventID: String { parser.lastEventID }

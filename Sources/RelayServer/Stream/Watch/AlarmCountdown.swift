@@ -26,7 +26,8 @@ public enum AlarmCountdown: Sendable, Equatable {
             else { return nil }
             self = .paused(remaining: max(0, total - elapsed), total: total)
         case "alert":
-            guard let hour = state["time"]?["hour"]?.int64Value, let minute = state["time"]?["minute"]?.int64Value else {
+            guard let hour = state["time"]?["hour"]?.int64Value, let minute = state["time"]?["minute"]?.int64Value
+            else {
                 return nil
             }
             self = .alert(hour: Int(hour), minute: Int(minute))

@@ -37,10 +37,12 @@ public struct WatchBoard: Sendable {
         case RelayEventType.alarmUpdated.rawValue:
             if let alarm = data["alarm"], let id = alarm["id"]?.stringValue { alarms[id] = alarm }
         default:
-            guard type.hasPrefix("activity."), let activity = data["activity"], let id = activity["id"]?.stringValue else {
+            guard type.hasPrefix("activity."), let activity = data["activity"], let id = activity["id"]?.stringValue
+            else {
                 return
             }
-            let gone = type == RelayEventType.activityDismissed.rawValue || activity["state"]?.stringValue == "dismissed"
+            let gone =
+                type == RelayEventType.activityDismissed.rawValue || activity["state"]?.stringValue == "dismissed"
             activities[id] = gone ? nil : activity
         }
     }

@@ -14,7 +14,9 @@ public enum WatchCards {
         lines.append("")
         let activities = board.orderedActivities
         lines.append(bold("ACTIVITIES (\(activities.count))", ansi))
-        for activity in activities { lines.append(contentsOf: activityCard(activity, now: now, ansi: ansi, width: width)) }
+        for activity in activities {
+            lines.append(contentsOf: activityCard(activity, now: now, ansi: ansi, width: width))
+        }
         lines.append("")
         let alarms = board.orderedAlarms
         lines.append(bold("ALARMS (\(alarms.count))", ansi))
@@ -48,7 +50,9 @@ public enum WatchCards {
         let state = alarm["state"]?.stringValue ?? "?"
         var line = "   " + short(alarm["id"]?.stringValue) + "  " + (alarm["bundleId"]?.stringValue ?? "?") + "  "
         line += colour(state.uppercased(), state: state, ansi) + "  "
-        if let presentation = alarm["presentationState"], let countdown = AlarmCountdown(presentationState: presentation, now: now) {
+        if let presentation = alarm["presentationState"],
+            let countdown = AlarmCountdown(presentationState: presentation, now: now)
+        {
             line += countdown.text
         }
         if state == "scheduled", let next = alarm["nextAlertAt"]?.doubleValue {

@@ -1,6 +1,6 @@
-public import RelayNet
 import RelayCore
 import RelayHTTP
+public import RelayNet
 import Synchronization
 
 #if canImport(Glibc)
@@ -88,7 +88,9 @@ public final class WatchSession {
             }
             connections += 1
             let connectedAt = Self.localNow()
-            status("connected to \(options.host):\(options.port)" + (lastEventID.map { ", resuming after event \($0)" } ?? ""))
+            status(
+                "connected to \(options.host):\(options.port)"
+                    + (lastEventID.map { ", resuming after event \($0)" } ?? ""))
             let reason = pump(stream, output: output)
             stream.close()
             if options.once {
@@ -215,7 +217,8 @@ public final class WatchSession {
     private static func percentEncode(_ text: String) -> String {
         var out = ""
         for byte in text.utf8 {
-            let safe = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            let safe =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
                 || byte == 0x2D || byte == 0x2E || byte == 0x5F || byte == 0x7E
             if safe {
                 out.append(Character(Unicode.Scalar(byte)))
