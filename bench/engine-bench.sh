@@ -156,6 +156,17 @@ server_pids() {
 }
 server_port() { if [ "$1" = relay ]; then echo "$RELAY_PORT"; else echo "$NGINX_PORT"; fi; }
 
+# Fails, with the server's own last words, unless every process of server $1 is still running.
+check_alive() {
+    local name=$1 pid
+    shift
+    for pid in "$@"; do
+        kill -0 "$pid" 2>/dev/null && continue
+        if [ "$name" = relay ]; then tail -20 "$WORK/relay.err" >&2; else tail -20 "$WORK/nginx/error.log" >&2; fi
+        die "$name (pid $pid) exited during the benchmark"
+    done
+}
+
 # Sum of VmRSS (KiB) over the given processes.
 rss_kib() {
     local total=0 pid value
@@ -188,8 +199,10 @@ measure_idle() {
     read -r -a pids <<<"$(server_pids "$name")"
     # Warm-up: code paths, per-thread OpenSSL state and allocator arenas exist before the baseline.
     timeout 120 python3 "$BENCH/scripts/idle_clients.py" --port "$port" --count 50 --mode "$IDLE_MODE" --hold 0 \
-        >/dev/null || die "$name: warm-up connections failed"
+        >"$WORK/idle.out" 2>"$WORK/idle.err" || die "$name: warm-up client failed: $(cat "$WORK/idle.err")"
+    grep -q '^open 50 0$' "$WORK/idle.out" || die "$name: warm-up connections failed: $(cat "$WORK/idle.err")"
     sleep 1
+    check_alive "$name" "${pids[@]}"
     IDLE_BEFORE=$(rss_kib "${pids[@]}")
     python3 "$BENCH/scripts/idle_clients.py" --port "$port" --count "$IDLE" --mode "$IDLE_MODE" --hold 600 \
         >"$WORK/idle.out" 2>"$WORK/idle.err" &
@@ -200,9 +213,10 @@ measure_idle() {
         sleep 0.1
     done
     IDLE_OPENED=$(awk '/^open/ { print $2 }' "$WORK/idle.out")
-    [ -n "$IDLE_OPENED" ] && [ "$IDLE_OPENED" -gt 0 ] || { cat "$WORK/idle.err" >&2; die "$name: no idle connection opened"; }
+    [ -n "$IDLE_OPENED" ] && [ "$IDLE_OPENED" -gt 0 ] || die "$name: no idle connection opened: $(cat "$WORK/idle.err")"
     [ "$IDLE_OPENED" -eq "$IDLE" ] || log "$name: only $IDLE_OPENED of $IDLE connections opened: $(cat "$WORK/idle.err")"
     sleep 3  # let the servers finish with the handshakes and release their buffers
+    check_alive "$name" "${pids[@]}"
     IDLE_AFTER=$(rss_kib "${pids[@]}")
     stop "$CLIENT_PID"
     CLIENT_PID=""
@@ -221,6 +235,7 @@ h2load_run() {
     output=$(timeout 300 h2load --tls13-ciphers="$TLS13_SUITE" -n "$count" -c "$CLIENTS" -m "$STREAMS" \
         -d "$BENCH/small-body.json" -H 'content-type: application/json' "https://127.0.0.1:$port/bench" 2>&1) ||
         { printf '%s\n' "$output" | tail -5 >&2; die "$name: h2load failed"; }
+    check_alive "$name" "${pids[@]}"
     cpu_after=$(cpu_ticks "${pids[@]}")
     if ! printf '%s\n' "$output" | grep -q "requests: $count total, $count started, $count done, $count succeeded" ||
         ! printf '%s\n' "$output" | grep -q "status codes: $count 2xx"; then

@@ -6,7 +6,7 @@
 Connections are opened in batches of concurrent handshakes. In `h2` mode each connection
 negotiates ALPN h2, sends the HTTP/2 preface and an empty SETTINGS frame, and acknowledges the
 server's SETTINGS: an idle HTTP/2 client connection. In `tls` mode the TLS handshake is all.
-Prints `open OK FAILED` once every connection is settled, then holds them until SIGTERM/SIGINT
+Prints `open OK FAILED` once every connection is settled (the first failure on stderr before it), then holds them until SIGTERM/SIGINT
 or `--hold` seconds, and closes them all. Loopback only; the certificate is not verified.
 """
 import argparse
@@ -108,9 +108,9 @@ async def main():
                 first_error = first_error or error
             else:
                 transports.append(transport)
+    if first_error:  # before the summary line, which the caller waits for
+        print(f"{failures} failed; first failure: {first_error}", file=sys.stderr, flush=True)
     print(f"open {len(transports)} {failures}", flush=True)
-    if first_error:
-        print(f"first failure: {first_error}", file=sys.stderr, flush=True)
     try:
         await asyncio.wait_for(stop.wait(), timeout=args.hold)
     except asyncio.TimeoutError:
