@@ -7,14 +7,19 @@ import RelayServer
 // Runs the relay's runtime (TLS, HTTP/1.1 + HTTP/2, router, service on a throwaway database) with
 // only the benchmark route, until SIGTERM or SIGINT. Prints `listening PORT` once it accepts.
 
+/// The command line, checked.
 struct Arguments {
+    static let usage =
+        "usage: bench-engine-server --port N --cert PEM --key PEM [--threads N] [--max-connections N]"
+
     var port: UInt16 = 0
     var certificate = ""
     var key = ""
     var threads = ProcessInfo.processInfo.activeProcessorCount
     var maxConnections = 20_000
 
-    init(_ arguments: [String]) throws {
+    /// Parses `--flag value` pairs; threads default to the number of cores.
+    init(_ arguments: [String]) throws(Usage) {
         var rest = arguments[...]
         while let flag = rest.popFirst() {
             guard let value = rest.popFirst() else { throw Usage(message: "\(flag) needs a value") }
@@ -28,15 +33,18 @@ struct Arguments {
             }
         }
         guard !certificate.isEmpty, !key.isEmpty else { throw Usage(message: "--cert and --key are required") }
-        guard threads >= 1, maxConnections >= 1 else { throw Usage(message: "--threads and --max-connections must be positive") }
+        guard threads >= 1, maxConnections >= 1 else {
+            throw Usage(message: "--threads and --max-connections must be positive")
+        }
     }
 
-    private static func number<T: FixedWidthInteger>(_ flag: String, _ text: String, _: T.Type) throws -> T {
+    private static func number<T: FixedWidthInteger>(_ flag: String, _ text: String, _: T.Type) throws(Usage) -> T {
         guard let value = T(text) else { throw Usage(message: "\(flag): not a number: \(text)") }
         return value
     }
 }
 
+/// A command-line mistake, with what was wrong.
 struct Usage: Error {
     let message: String
 }
@@ -44,8 +52,8 @@ struct Usage: Error {
 let arguments: Arguments
 do {
     arguments = try Arguments(Array(CommandLine.arguments.dropFirst()))
-} catch let usage as Usage {
-    FileHandle.standardError.write(Data("bench-engine-server: \(usage.message)\nusage: bench-engine-server --port N --cert PEM --key PEM [--threads N] [--max-connections N]\n".utf8))
+} catch {
+    FileHandle.standardError.write(Data("bench-engine-server: \(error.message)\n\(Arguments.usage)\n".utf8))
     exit(2)
 }
 
