@@ -33,7 +33,6 @@ ONLY=${ONLY:-all}
 TLS13_SUITE=TLS_AES_128_GCM_SHA256
 
 BENCH=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(dirname "$BENCH")
 CORES=$(nproc)
 TICKS=$(getconf CLK_TCK)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/engine-bench.XXXXXX")
@@ -59,7 +58,12 @@ cleanup() {
     trap - EXIT INT TERM
     stop "$CLIENT_PID"
     stop "$RELAY_PID"
-    stop "$NGINX_PID" QUIT  # graceful: the master stops its workers
+    if [ -n "$NGINX_PID" ]; then
+        local workers worker
+        workers=$(pgrep -P "$NGINX_PID" || true)
+        stop "$NGINX_PID"  # fast shutdown: the master stops its workers
+        for worker in $workers; do stop "$worker"; done
+    fi
     rm -rf "$WORK"
     exit "$status"
 }
