@@ -60,8 +60,7 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
                 APNsError(
                     .badDeviceToken, "device token is \(utf8.count) characters; at most \(maxBytes * 2) hex digits"))
         }
-        if let bad = utf8.firstIndex(where: { !APNsASCII.isHexDigit($0) }) {
-            let offset = utf8.distance(from: utf8.startIndex, to: bad)
+        if let offset = APNsASCII.withBytes(text, { $0.firstIndex { !APNsASCII.isHexDigit($0) } }) {
             return .failure(
                 APNsError(
                     .badDeviceToken,

@@ -22,6 +22,13 @@ public struct APNsHeaderFields: Sendable {
     /// with `DuplicateHeaders`.
     public func firstDuplicateName() -> String? {
         if fields.count < 2 { return nil }
+        // A push carries a handful of headers: comparing pairs beats hashing every name into a set.
+        if fields.count <= 16 {
+            for later in 1..<fields.count {
+                for earlier in 0..<later where fields[earlier].name == fields[later].name { return fields[later].name }
+            }
+            return nil
+        }
         var seen = Set<String>(minimumCapacity: fields.count)
         for field in fields where !seen.insert(field.name).inserted { return field.name }
         return nil

@@ -35,10 +35,17 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// The push-type suffix a topic carries (`.voip`, `.push-type.widgets`, ...), if any.
     public var pushTypeSuffix: String? {
-        if let range = rawValue.firstRange(of: ".push-type.") { return String(rawValue[range.lowerBound...]) }
+        // A byte search: `firstRange(of:)` goes through string processing and costs more than
+        // every other topic check together on the push path.
+        if let offset = APNsASCII.firstOffset(of: Self.pushTypeMarker, in: rawValue) {
+            return String(decoding: rawValue.utf8.dropFirst(offset), as: UTF8.self)
+        }
         for suffix in Self.legacySuffixes where rawValue.hasSuffix(suffix) { return suffix }
         return nil
     }
+
+    /// What starts every `.push-type.<type>` suffix, as bytes.
+    private static let pushTypeMarker = Array(".push-type.".utf8)
 
     /// Suffixes from before `.push-type.<type>` existed.
     static let legacySuffixes = [".voip", ".complication", ".pushkit.fileprovider"]
@@ -81,19 +88,21 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;
     /// 1 to `maxLength` bytes.
     public static func isValidBundleID(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= maxLength else { return false }
-        var previousWasDot = true  // a leading dot is an empty component
-        for byte in utf8 {
-            if byte == UInt8(ascii: ".") {
-                if previousWasDot { return false }
-                previousWasDot = true
-            } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
-                previousWasDot = false
-            } else {
-                return false
+        let count = text.utf8.count
+        guard count > 0, count <= maxLength else { return false }
+        return APNsASCII.withBytes(text) { bytes in
+            var previousWasDot = true  // a leading dot is an empty component
+            for byte in bytes {
+                if byte == UInt8(ascii: ".") {
+                    if previousWasDot { return false }
+                    previousWasDot = true
+                } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                    previousWasDot = false
+                } else {
+                    return false
+                }
             }
+            return !previousWasDot
         }
-        return !previousWasDot
     }
 }
