@@ -89,11 +89,11 @@ extension DeviceEmulator {
         if let error { notes.insert(error.message, at: 0) }
         record.hint = notes.isEmpty ? nil : notes.joined(separator: "; ")
         effects.append(record)
-        let activity = record.activityId.flatMap { activities[$0] }
+        let deviceId = record.activityId.flatMap { activities[$0]?.deviceId }
         emit(
             RelayEvent(
-                type: .pushReceived, at: now, deviceId: activity?.deviceId, bundleId: record.bundleId,
-                activityId: record.activityId, subjectKey: "push", subject: record.json))
+                type: .pushReceived, at: now, deviceId: deviceId, bundleId: record.bundleId,
+                activityId: record.activityId, subjectKey: "push", source: .push(record)))
         return PushResult(error: error, record: record)
     }
 
@@ -256,15 +256,14 @@ extension DeviceEmulator {
 
     /// `429 TooManyRequests` when `token` has had too many pushes in a burst.
     mutating func admitBurst(token: String, at now: UnixSeconds) -> APNsError? {
-        var limiter = burstLimiters[token] ?? BurstLimiter(rules: rules, at: now)
-        let admitted = limiter.admit(rules: rules, at: now)
-        burstLimiters[token] = limiter
-        guard admitted else {
-            return APNsError(
-                .tooManyRequests,
-                "too many pushes to this token in a burst; retry after \(UTCDate.format(limiter.availableAt(now)))")
+        // Updated in place: one hash of the token instead of a read and a write.
+        let rules = rules
+        guard !burstLimiters[token, default: BurstLimiter(rules: rules, at: now)].admit(rules: rules, at: now) else {
+            return nil
         }
-        return nil
+        let retryAt = burstLimiters[token]?.availableAt(now) ?? now
+        return APNsError(
+            .tooManyRequests, "too many pushes to this token in a burst; retry after \(UTCDate.format(retryAt))")
     }
 
     /// A time or number as the hints print it.

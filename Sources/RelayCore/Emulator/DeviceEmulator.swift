@@ -106,7 +106,7 @@ public struct DeviceEmulator: Sendable {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                activityId: activity.id, subjectKey: "activity", subject: activity.json, extra: extra))
+                activityId: activity.id, subjectKey: "activity", source: .activity(activity), extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
@@ -114,7 +114,7 @@ public struct DeviceEmulator: Sendable {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: alarm.deviceId, bundleId: alarm.bundleId, alarmId: alarm.id,
-                subjectKey: "alarm", subject: alarm.json))
+                subjectKey: "alarm", source: .alarm(alarm)))
     }
 
     /// Stores `activity` and reschedules its next deadline.
@@ -124,7 +124,7 @@ public struct DeviceEmulator: Sendable {
         effects.write(
             DocumentWrite(
                 kind: .activity, id: activity.id, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                state: activity.state.rawValue, body: activity.json))
+                state: activity.state.rawValue, source: .activity(activity)))
     }
 
     /// Stores `alarm` (or deletes it once removed) and reschedules its next deadline.
@@ -140,7 +140,7 @@ public struct DeviceEmulator: Sendable {
         effects.write(
             DocumentWrite(
                 kind: .alarm, id: alarm.id, deviceId: alarm.deviceId, bundleId: alarm.bundleId,
-                state: alarm.state.rawValue, body: alarm.json))
+                state: alarm.state.rawValue, source: .alarm(alarm)))
     }
 
     /// Stores `device`.
