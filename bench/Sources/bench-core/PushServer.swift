@@ -1,4 +1,13 @@
+import Foundation
 import RelayCore
+
+/// CPU time this thread has used, in seconds. Unlike the wall clock it does not count time spent
+/// waiting for a core, so it stays meaningful on a shared machine.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
 
 /// Seconds between two instants of `ContinuousClock`.
 func seconds(_ duration: Duration) -> Double {
