@@ -9,7 +9,12 @@ public struct APNsHeaderFields: Sendable {
 
     /// Wraps pairs; names are lowercased.
     public init(_ fields: [(name: String, value: String)]) {
-        self.fields = fields.map { (APNsASCII.lowercased($0.name), $0.value) }
+        // HTTP/2 names arrive lowercase: keep the array as it is rather than copy it.
+        if fields.allSatisfy({ !APNsASCII.hasUppercase($0.name) }) {
+            self.fields = fields
+        } else {
+            self.fields = fields.map { (APNsASCII.lowercased($0.name), $0.value) }
+        }
     }
 
     /// The first value of `name` (lowercase), or nil.

@@ -25,22 +25,29 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     }
 
     /// True when the topic ends in `.push-type.liveactivity`.
-    public var hasLiveActivitySuffix: Bool { rawValue.hasSuffix(Self.liveActivitySuffix) }
+    public var hasLiveActivitySuffix: Bool { APNsASCII.hasSuffix(rawValue, Self.liveActivitySuffixBytes) }
+
+    /// `liveActivitySuffix` as bytes.
+    private static let liveActivitySuffixBytes = Array(liveActivitySuffix.utf8)
 
     /// The bundle ID in front of `.push-type.liveactivity`, or nil without that suffix.
     public var liveActivityBundleID: String? {
         guard hasLiveActivitySuffix else { return nil }
-        return String(decoding: rawValue.utf8.dropLast(Self.liveActivitySuffix.utf8.count), as: UTF8.self)
+        return APNsASCII.slice(rawValue, 0..<rawValue.utf8.count - Self.liveActivitySuffixBytes.count)
     }
 
     /// The push-type suffix a topic carries (`.voip`, `.push-type.widgets`, ...), if any.
     public var pushTypeSuffix: String? {
-        // A byte search: `firstRange(of:)` goes through string processing and costs more than
-        // every other topic check together on the push path.
-        if let offset = APNsASCII.firstOffset(of: Self.pushTypeMarker, in: rawValue) {
-            return String(decoding: rawValue.utf8.dropFirst(offset), as: UTF8.self)
+        // A byte search for ASCII topics (all valid ones): `firstRange(of:)` goes through string
+        // processing and cost more than every other topic check together on the push path.
+        if APNsASCII.isASCII(rawValue) {
+            if let offset = APNsASCII.firstOffset(of: Self.pushTypeMarker, in: rawValue) {
+                return APNsASCII.slice(rawValue, offset..<rawValue.utf8.count)
+            }
+        } else if let range = rawValue.firstRange(of: ".push-type.") {
+            return String(rawValue[range.lowerBound...])
         }
-        for suffix in Self.legacySuffixes where rawValue.hasSuffix(suffix) { return suffix }
+        for (suffix, bytes) in Self.legacySuffixBytes where APNsASCII.hasSuffix(rawValue, bytes) { return suffix }
         return nil
     }
 
@@ -49,6 +56,9 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// Suffixes from before `.push-type.<type>` existed.
     static let legacySuffixes = [".voip", ".complication", ".pushkit.fileprovider"]
+
+    /// `legacySuffixes` with their bytes.
+    private static let legacySuffixBytes = legacySuffixes.map { ($0, Array($0.utf8)) }
 
     /// Checks the header value: empty is `MissingTopic` (the relay treats an empty header as an
     /// absent one); anything that is not a well-formed bundle ID, optionally followed by an Apple

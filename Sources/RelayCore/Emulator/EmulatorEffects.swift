@@ -83,11 +83,11 @@ public struct EmulatorEffects: Sendable {
     /// True when the command changed nothing durable.
     public var isEmpty: Bool { events.isEmpty && pushRecords.isEmpty && documents.isEmpty }
 
-    mutating func append(_ event: RelayEvent) { events.append(event) }
+    mutating func append(_ event: consuming RelayEvent) { events.append(event) }
 
-    mutating func append(_ record: PushRecord) { pushRecords.append(record) }
+    mutating func append(_ record: consuming PushRecord) { pushRecords.append(record) }
 
-    mutating func write(_ document: DocumentWrite) {
+    mutating func write(_ document: consuming DocumentWrite) {
         if documents.count <= Self.scanLimit {
             if let index = documents.firstIndex(where: { $0.kind == document.kind && $0.id == document.id }) {
                 documents[index] = document

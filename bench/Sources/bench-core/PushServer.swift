@@ -104,8 +104,9 @@ struct Tally {
         events += effects.events.count
         pushRecords += effects.pushRecords.count
         documents += effects.documents.count
-        for event in effects.events {
-            if let index = RelayEventType.all.firstIndex(of: event.type) { eventsByType[index] += 1 }
+        // By index, reading only the type: iterating would copy every event (and retain its strings).
+        for position in effects.events.indices {
+            if let index = RelayEventType.all.firstIndex(of: effects.events[position].type) { eventsByType[index] += 1 }
         }
     }
 
