@@ -26,14 +26,24 @@ struct PushServer {
     var validateTime = Duration.zero
     /// `deliver` (or `recordRefusal` for a push that failed validation), and the final `advance`.
     var deliverTime = Duration.zero
-    /// `takeEffects()` and counting what came out.
+    /// `takeEffects()`, counting what came out and letting it go.
     var effectsTime = Duration.zero
+    /// With `render`: building and serializing the JSON of every event and document, as the
+    /// server does to store and stream them. Not part of the core's time.
+    var renderTime = Duration.zero
+    /// Whether to render effects (see `renderTime`).
+    let render: Bool
+    /// This thread's CPU time spent rendering.
+    var renderCPU = 0.0
+    /// Bytes rendered, so the work is observably used.
+    var renderedBytes = 0
 
     var tally = Tally()
 
-    init(emulator: DeviceEmulator, ids: SeededIdentifiers) {
+    init(emulator: DeviceEmulator, ids: SeededIdentifiers, render: Bool) {
         self.emulator = emulator
         self.ids = ids
+        self.render = render
     }
 
     /// Handles one push as the server will: validation on the raw header list and body bytes (the
@@ -68,7 +78,7 @@ struct PushServer {
         }
         let deliveredAt = clock.now
 
-        tally.count(emulator.takeEffects())
+        drainEffects()
         let finished = clock.now
 
         validateTime += validatedAt - started
@@ -77,12 +87,29 @@ struct PushServer {
         tally.count(result)
     }
 
+    /// Takes the effects, counts them, renders them if asked (timed apart) and lets them go.
+    private mutating func drainEffects() {
+        var effects = emulator.takeEffects()
+        tally.count(effects)
+        if render {
+            let began = clock.now
+            let cpuBegan = threadCPUTime()
+            for position in effects.events.indices { renderedBytes &+= effects.events[position].data.serialized().count }
+            for document in effects.documents { renderedBytes &+= document.body?.serialized().count ?? 0 }
+            renderCPU += threadCPUTime() - cpuBegan
+            let spent = clock.now - began
+            renderTime += spent
+            effectsTime -= spent
+        }
+        effects = EmulatorEffects()
+    }
+
     /// Moves the emulator to `time` (the timers of the last hours: dismissals) and drains the effects.
     mutating func advance(to time: Double) {
         let started = clock.now
         emulator.advance(to: time)
         let advancedAt = clock.now
-        tally.count(emulator.takeEffects())
+        drainEffects()
         deliverTime += advancedAt - started
         effectsTime += clock.now - advancedAt
     }

@@ -1,15 +1,18 @@
 import Foundation
 import RelayCore
 
-// bench-core [ACTIVITIES] [PUSHES]: one DeviceEmulator, ACTIVITIES activities (default 10000) each
-// sent PUSHES pushes (default 100) over 12 virtual hours, through validation, delivery and effects
-// as the server runs them. Prints the time of each part and one summary line for notes.
+// bench-core [ACTIVITIES] [PUSHES] [--render]: one DeviceEmulator, ACTIVITIES activities (default
+// 10000) each sent PUSHES pushes (default 100) over 12 virtual hours, through validation, delivery
+// and effects as the server runs them. Prints the time of each part and one summary line for notes.
+// --render also builds and serializes the JSON of every event and document (the server's work to
+// store and stream them), timed apart from the core.
 
-let arguments = CommandLine.arguments.dropFirst().map { Int($0) }
+let render = CommandLine.arguments.contains("--render")
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--render" }.map { Int($0) }
 let activityCount = arguments.first.flatMap { $0 } ?? 10_000
 let pushesPerActivity = arguments.dropFirst().first.flatMap { $0 } ?? 100
 guard arguments.allSatisfy({ $0 != nil }), activityCount > 0, pushesPerActivity >= 2, arguments.count <= 2 else {
-    print("usage: bench-core [ACTIVITIES] [PUSHES]   (defaults 10000 activities, 100 pushes each)")
+    print("usage: bench-core [ACTIVITIES] [PUSHES] [--render]   (defaults 10000 activities, 100 pushes each)")
     exit(2)
 }
 let deviceCount = min(300, activityCount)
@@ -72,7 +75,7 @@ let setupTime = seconds(clock.now - setupBegan)
 
 // MARK: - The run: every push in time order, in chunks written ahead of time
 
-var server = PushServer(emulator: emulator, ids: ids)
+var server = PushServer(emulator: emulator, ids: ids, render: render)
 emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)  // drop the copy, so the server's is unique
 let schedule = workload.schedule
 var clientTime = Duration.zero
@@ -99,7 +102,9 @@ server.advance(to: start + hours * 3600 + 600)
 coreCPU += threadCPUTime() - cpuBefore
 let runWall = seconds(clock.now - runBegan)
 let client = seconds(clientTime)
-let core = runWall - client
+let rendering = seconds(server.renderTime)
+let core = runWall - client - rendering
+coreCPU -= server.renderCPU
 
 // MARK: - Report
 
@@ -121,7 +126,14 @@ for (name, time) in [("  validate", validate), ("  deliver", deliver), ("  effec
     line(name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100))
 }
 line("  other", String(format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)", core - validate - deliver - effects, overhead, timerCost * 1e9))
-line("total", String(format: "%7.3f s  (setup + client + core)", setupTime + runWall))
+if render {
+    line(
+        "render",
+        String(
+            format: "%7.3f s  %.2f µs/push (JSON of every event and document, %d MB; not counted)", rendering,
+            rendering / Double(pushes) * 1e6, server.renderedBytes / 1_000_000))
+}
+line("total", String(format: "%7.3f s  (setup + client + core%@)", setupTime + runWall, render ? " + render" : ""))
 line("rates", "\(short(Double(pushes) / core)) pushes/s, \(short(Double(tally.events) / core)) events/s (core time)")
 line("effects", "\(tally.events) events, \(tally.pushRecords) push records, \(tally.documents) document writes")
 line(
