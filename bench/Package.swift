@@ -17,6 +17,21 @@ let package = Package(
     ],
     targets: [
         .executableTarget(
+            name: "bench-engine-server",
+            dependencies: [
+                .product(name: "RelayServer", package: "ActivityRelay"),
+                .product(name: "RelayHTTP", package: "ActivityRelay"),
+                .product(name: "RelayNet", package: "ActivityRelay"),
+            ],
+            swiftSettings: [
+                .enableUpcomingFeature("ExistentialAny"),
+                .enableUpcomingFeature("InternalImportsByDefault"),
+            ]),
+        // OpenSSL's own memory per idle session, measured without any server (C, links the system OpenSSL).
+        .executableTarget(
+            name: "bench-openssl-idle",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        .executableTarget(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
             swiftSettings: settings),

@@ -56,7 +56,10 @@ extension DeviceEmulator {
             let recorded = save(activity)
             emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
         }
-        if let channelId, let stored = channels[channelId]?.storedMessage, stored.expiresAt > now {
+        if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {
+            // The stored message is the channel's latest state at join time: it applies even though
+            // it was sent before this activity existed.
+            stored.update.timestamp = nil
             applyBroadcast(stored, to: &activity, priority: 10, at: now)
         }
         return activity

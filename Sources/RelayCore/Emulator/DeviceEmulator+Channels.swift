@@ -62,9 +62,7 @@ extension DeviceEmulator {
         }
         let stored = StoredBroadcast(
             event: payload.event.rawValue,
-            update: ActivityUpdate(
-                contentState: .object(payload.contentState ?? [:]), staleDate: payload.staleDate,
-                relevanceScore: payload.relevanceScore, alert: payload.alert?.json, timestamp: payload.timestamp),
+            update: payload.activityUpdate,
             dismissalDate: payload.dismissalDate, receivedAt: now,
             expiresAt: now + MessageStoragePolicy.maxStorageSeconds)
         if channel.storagePolicy == MessageStoragePolicy.mostRecentMessageStored.rawValue {

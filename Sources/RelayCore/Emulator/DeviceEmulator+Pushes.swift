@@ -149,19 +149,14 @@ extension DeviceEmulator {
             case .rejectedEnded(let endedAt):
                 return .failure(APNsError(.unregistered, "activity \(id) already ended", timestamp: endedAt))
             case .rejectedTooLarge(let bytes, let limit):
-                hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
-                return .success(.dropped)
+                return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
             case .rejectedInvalid(let field):
-                hints.append("\(field) is not a finite number")
-                return .success(.dropped)
+                return Self.dropped(invalid: field, hints: &hints)
             }
         }
         let settings = devices[activity.deviceId]?.settings(activity.bundleId) ?? AppSettings()
-        let update = ActivityUpdate(
-            contentState: .object(payload.contentState ?? [:]), staleDate: payload.staleDate,
-            relevanceScore: payload.relevanceScore, alert: payload.alert?.json, timestamp: payload.timestamp)
         let outcome = activity.update(
-            update, source: .push(priority: push.priority.rawValue),
+            payload.activityUpdate, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
         let recorded = save(activity)
         return pushOutcome(of: outcome, activity: activity, recorded: recorded, hints: &hints, at: now)
@@ -190,12 +185,22 @@ extension DeviceEmulator {
         case .rejectedEnded(let endedAt):
             return .failure(APNsError(.unregistered, "activity \(activity.id) has ended", timestamp: endedAt))
         case .rejectedTooLarge(let bytes, let limit):
-            hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
-            return .success(.dropped)
+            return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
         case .rejectedInvalid(let field):
-            hints.append("\(field) is not a finite number")
-            return .success(.dropped)
+            return Self.dropped(invalid: field, hints: &hints)
         }
+    }
+
+    /// The device drops content over its size limit.
+    static func dropped(tooLarge bytes: Int, limit: Int, hints: inout [String]) -> Result<PushOutcome, APNsError> {
+        hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
+        return .success(.dropped)
+    }
+
+    /// The device drops a push with a number it cannot use.
+    static func dropped(invalid field: String, hints: inout [String]) -> Result<PushOutcome, APNsError> {
+        hints.append("\(field) is not a finite number")
+        return .success(.dropped)
     }
 
     /// A push to a push-to-start token.
@@ -247,9 +252,7 @@ extension DeviceEmulator {
         }
         device.pushToStartBudgets[bundleId] = budget
         save(device)
-        let content = ActivityUpdate(
-            contentState: .object(payload.contentState ?? [:]), staleDate: payload.staleDate,
-            relevanceScore: payload.relevanceScore, alert: payload.alert?.json, timestamp: payload.timestamp)
+        let content = payload.activityUpdate
         do {
             let activity = try begin(
                 deviceId: deviceId, bundleId: bundleId, attributesType: attributesType,
@@ -283,5 +286,14 @@ extension DeviceEmulator {
         guard let value else { return "none" }
         if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
         return String(value)
+    }
+}
+
+extension LiveActivityPayload {
+    /// The content this payload asks the device to show.
+    var activityUpdate: ActivityUpdate {
+        ActivityUpdate(
+            contentState: .object(contentState ?? [:]), staleDate: staleDate, relevanceScore: relevanceScore,
+            alert: alert?.json, timestamp: timestamp)
     }
 }

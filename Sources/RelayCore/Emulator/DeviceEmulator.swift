@@ -187,3 +187,8 @@ public struct DeviceEmulator: Sendable {
         return now
     }
 }
+
+extension DeviceEmulator {
+    /// Sequences and records an event that does not come from a command (the clock's own).
+    public mutating func record(_ event: RelayEvent) { emit(event) }
+}

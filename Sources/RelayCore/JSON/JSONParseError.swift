@@ -57,7 +57,8 @@ extension JSONParseError {
         -> JSONParseError
     {
         guard let found else {
-            return JSONParseError(kind: .unexpectedEnd, offset: offset, message: "expected \(expected), found end of input")
+            return JSONParseError(
+                kind: .unexpectedEnd, offset: offset, message: "expected \(expected), found end of input")
         }
         return JSONParseError(kind: kind, offset: offset, message: "expected \(expected), found \(describe(found))")
     }

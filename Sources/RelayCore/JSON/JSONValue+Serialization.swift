@@ -47,10 +47,12 @@ extension JSONValue {
 
 /// The pieces of serialization that write scalars straight into the output bytes.
 enum JSONWriter {
+    /// Appends fixed ASCII such as `null` or an escape sequence.
     static func append(_ text: StaticString, to out: inout [UInt8]) {
         out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
+    /// Writes one object member as `"key":value`.
     static func writeMember(_ key: String, _ value: JSONValue, to out: inout [UInt8]) {
         writeString(key, to: &out)
         out.append(UInt8(ascii: ":"))
@@ -74,6 +76,7 @@ enum JSONWriter {
         return (contiguous ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
     }
 
+    /// Writes the decimal digits of `number` directly, `Int64.min` included.
     static func writeInteger(_ number: Int64, to out: inout [UInt8]) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
@@ -114,6 +117,7 @@ enum JSONWriter {
         out.append(UInt8(ascii: "\""))
     }
 
+    /// Writes a string's UTF-8 without its quotes, copying runs that need no escape in one go.
     private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
         var runStart = 0
         var i = 0

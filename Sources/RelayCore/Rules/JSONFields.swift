@@ -2,14 +2,14 @@
 ///
 /// Used by every `init(json:)` in Rules, Budgets and Activities. "Absent" means missing or `null`;
 /// the optional readers return nil for it, the `require` readers throw. Numbers must be finite.
-struct JSONFields {
+package struct JSONFields {
     /// The object's members.
-    let members: [String: JSONValue]
+    package let members: [String: JSONValue]
     /// The key path of the object itself (`""` at the top), used as the prefix of member paths.
-    let path: String
+    package let path: String
 
     /// Wraps `value`, which must be an object.
-    init(_ value: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(_ value: JSONValue, path: String = "") throws(JSONFieldError) {
         guard case .object(let members) = value else {
             throw JSONFieldError(key: path, found: value, message: "must be an object")
         }
@@ -18,47 +18,47 @@ struct JSONFields {
     }
 
     /// The key path of member `key`.
-    func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    package func keyPath(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// An error about member `key`.
-    func error(_ key: String, _ message: String) -> JSONFieldError {
+    package func error(_ key: String, _ message: String) -> JSONFieldError {
         JSONFieldError(key: keyPath(key), found: members[key], message: message)
     }
 
     /// Throws for the first member whose key is not in `allowed` (in sorted order, so errors are stable).
-    func rejectUnknown(_ allowed: Set<String>) throws(JSONFieldError) {
+    package func rejectUnknown(_ allowed: Set<String>) throws(JSONFieldError) {
         for key in members.keys.sorted() where !allowed.contains(key) {
-            throw error(key, "is not a known key")
+            throw error(key, "is not a known key (known: \(allowed.sorted().joined(separator: ", ")))")
         }
     }
 
     /// The member, or nil when it is missing or null.
-    func value(_ key: String) -> JSONValue? {
+    package func value(_ key: String) -> JSONValue? {
         guard let value = members[key], !value.isNull else { return nil }
         return value
     }
 
     /// The member, which must be present (it may be null).
-    func require(_ key: String) throws(JSONFieldError) -> JSONValue {
+    package func require(_ key: String) throws(JSONFieldError) -> JSONValue {
         guard let value = members[key] else { throw error(key, "is required") }
         return value
     }
 
     /// A finite number, or nil when absent.
-    func number(_ key: String) throws(JSONFieldError) -> Double? {
+    package func number(_ key: String) throws(JSONFieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let number = value.doubleValue, number.isFinite else { throw error(key, "must be a finite number") }
         return number
     }
 
     /// A finite number that must be present.
-    func requireNumber(_ key: String) throws(JSONFieldError) -> Double {
+    package func requireNumber(_ key: String) throws(JSONFieldError) -> Double {
         guard let number = try number(key) else { throw error(key, "is required (a number)") }
         return number
     }
 
     /// A whole number that fits an Int, or nil when absent.
-    func integer(_ key: String) throws(JSONFieldError) -> Int? {
+    package func integer(_ key: String) throws(JSONFieldError) -> Int? {
         guard let value = value(key) else { return nil }
         guard let whole = value.int64Value, let number = Int(exactly: whole) else {
             throw error(key, "must be a whole number")
@@ -67,45 +67,45 @@ struct JSONFields {
     }
 
     /// A whole number that must be present.
-    func requireInteger(_ key: String) throws(JSONFieldError) -> Int {
+    package func requireInteger(_ key: String) throws(JSONFieldError) -> Int {
         guard let number = try integer(key) else { throw error(key, "is required (a whole number)") }
         return number
     }
 
     /// A string, or nil when absent.
-    func string(_ key: String) throws(JSONFieldError) -> String? {
+    package func string(_ key: String) throws(JSONFieldError) -> String? {
         guard let value = value(key) else { return nil }
         guard let text = value.stringValue else { throw error(key, "must be a string") }
         return text
     }
 
     /// A string that must be present.
-    func requireString(_ key: String) throws(JSONFieldError) -> String {
+    package func requireString(_ key: String) throws(JSONFieldError) -> String {
         guard let text = try string(key) else { throw error(key, "is required (a string)") }
         return text
     }
 
     /// A boolean, or nil when absent.
-    func bool(_ key: String) throws(JSONFieldError) -> Bool? {
+    package func bool(_ key: String) throws(JSONFieldError) -> Bool? {
         guard let value = value(key) else { return nil }
         guard let flag = value.boolValue else { throw error(key, "must be true or false") }
         return flag
     }
 
     /// A boolean that must be present.
-    func requireBool(_ key: String) throws(JSONFieldError) -> Bool {
+    package func requireBool(_ key: String) throws(JSONFieldError) -> Bool {
         guard let flag = try bool(key) else { throw error(key, "is required (true or false)") }
         return flag
     }
 
     /// A nested object's reader, or nil when absent.
-    func object(_ key: String) throws(JSONFieldError) -> JSONFields? {
+    package func object(_ key: String) throws(JSONFieldError) -> JSONFields? {
         guard let value = value(key) else { return nil }
         return try JSONFields(value, path: keyPath(key))
     }
 
     /// A nested object's reader; the member must be present.
-    func requireObject(_ key: String) throws(JSONFieldError) -> JSONFields {
+    package func requireObject(_ key: String) throws(JSONFieldError) -> JSONFields {
         guard let fields = try object(key) else { throw error(key, "is required (an object)") }
         return fields
     }

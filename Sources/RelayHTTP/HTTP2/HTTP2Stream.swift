@@ -81,7 +81,9 @@ struct HTTP2Stream: Sendable {
             }
         }
         guard endStream else { return outcome }
-        return try receiveEndStream()
+        let ended = try receiveEndStream()
+        // The frame that crossed the limit may also end the stream: the server must still hear of it.
+        return outcome == .becameTooLarge ? outcome : ended
     }
 
     /// Handles END_STREAM (on DATA or trailers): checks content-length and closes our receiving side.

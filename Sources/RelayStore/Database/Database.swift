@@ -53,7 +53,14 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
                 throw StoreError.store("open", "\(path): journal mode stayed \(mode ?? "unknown"), not wal")
             }
             try execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
+            // Checkpoint less often than every 1000 pages: a busy relay appends many small rows.
+            try execute("PRAGMA wal_autocheckpoint = 8000")
         }
+        // Keep the working set in memory (64 MiB page cache, memory-mapped reads, temp tables in RAM),
+        // so a commit writes pages instead of reading them back first.
+        try execute("PRAGMA cache_size = -65536")
+        try execute("PRAGMA temp_store = MEMORY")
+        _ = try withStatement("PRAGMA mmap_size = 268435456") { statement throws(StoreError) in try statement.step() }
         try execute("PRAGMA foreign_keys = ON")
     }
 

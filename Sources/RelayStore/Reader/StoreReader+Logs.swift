@@ -2,7 +2,7 @@ extension StoreReader {
     // MARK: - Events
 
     /// Up to `limit` events with `seq` greater than `seq` that match `filter`, oldest first.
-    public func events(after seq: Int64, limit: Int, filter: EventFilter = .all) throws(StoreError) -> [StoredEvent] {
+    public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError) -> [StoredEvent] {
         var sql = "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, data FROM events WHERE seq > ?1"
         if filter.deviceId != nil { sql += " AND device_id = ?3" }
         if filter.bundleId != nil { sql += " AND bundle_id = ?4" }
@@ -11,9 +11,9 @@ extension StoreReader {
         // Sorted so that the same set of types always reuses the same cached statement shape.
         let types = filter.types.map { $0.sorted() }
         if let types {
-            guard types.count <= EventFilter.maxTypes else {
+            guard types.count <= StoredEventFilter.maxTypes else {
                 throw .store(
-                    "read events", "filter names \(types.count) types, at most \(EventFilter.maxTypes) allowed")
+                    "read events", "filter names \(types.count) types, at most \(StoredEventFilter.maxTypes) allowed")
             }
             if types.isEmpty { return [] }
             sql += " AND type IN (" + (0..<types.count).map { "?\(7 + $0)" }.joined(separator: ", ") + ")"
@@ -77,7 +77,7 @@ extension StoreReader {
                 if let value = filter.bundleId { try statement.bind(value, at: 7) }
                 var pushes: [StoredPush] = []
                 while try statement.step() {
-                    let push = PushRecord(
+                    let push = PushLogEntry(
                         apnsId: statement.text(1), uniqueId: statement.text(2), token: statement.text(3),
                         channelId: statement.text(4), bundleId: statement.text(5), receivedAt: statement.double(6),
                         record: statement.blob(7) ?? [])

@@ -78,7 +78,7 @@ extension Database {
         }
     }
 
-    private func append(_ push: PushRecord) throws(StoreError) {
+    private func append(_ push: PushLogEntry) throws(StoreError) {
         let sql = """
             INSERT INTO pushes (apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)

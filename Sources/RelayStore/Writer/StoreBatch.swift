@@ -14,7 +14,7 @@ public struct StoreBatch: Sendable, Equatable {
         /// Appends an event; its `seq` must be larger than every `seq` in the log.
         case appendEvent(StoredEvent)
         /// Appends a push log entry; the store numbers it.
-        case appendPush(PushRecord)
+        case appendPush(PushLogEntry)
         /// Sets a named value.
         case setMeta(key: String, value: [UInt8])
         /// Deletes a named value, if there is one.
@@ -50,7 +50,7 @@ public struct StoreBatch: Sendable, Equatable {
     public mutating func append(_ event: StoredEvent) { writes.append(.appendEvent(event)) }
 
     /// Adds a push log entry to append.
-    public mutating func append(_ push: PushRecord) { writes.append(.appendPush(push)) }
+    public mutating func append(_ push: PushLogEntry) { writes.append(.appendPush(push)) }
 
     /// Adds setting `key` to `value`.
     public mutating func setMeta(_ key: String, _ value: [UInt8]) { writes.append(.setMeta(key: key, value: value)) }

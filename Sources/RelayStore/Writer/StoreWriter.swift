@@ -140,7 +140,35 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Applies `group` in one transaction and returns each batch's result.
+    ///
+    /// Batches almost never fail, so the group is first applied without savepoints (a savepoint per
+    /// batch costs a statement journal); only if one fails is the transaction rolled back and the
+    /// group applied again with each batch in its own savepoint, so the failure stays its own.
     private func commit(_ group: [Pending]) -> [Result<Void, StoreError>] {
+        if group.count > 1, commitOptimistically(group) {
+            return Array(repeating: .success(()), count: group.count)
+        }
+        return commitIsolated(group)
+    }
+
+    /// Applies every batch in one plain transaction; false (rolled back) when any write fails.
+    private func commitOptimistically(_ group: [Pending]) -> Bool {
+        do throws(StoreError) {
+            try database.execute("BEGIN IMMEDIATE")
+            for pending in group { try database.apply(pending.batch) }
+            try database.execute("COMMIT")
+            condition.lock()
+            statistics.commits += 1
+            condition.unlock()
+            return true
+        } catch {
+            database.rollback()
+            return false
+        }
+    }
+
+    /// Applies each batch of `group` in its own savepoint inside one transaction.
+    private func commitIsolated(_ group: [Pending]) -> [Result<Void, StoreError>] {
         var results: [Result<Void, StoreError>] = []
         results.reserveCapacity(group.count)
         do throws(StoreError) {

@@ -40,7 +40,10 @@ final class JSONParseErrorTests: XCTestCase {
             ("\"ab\ncd\"", 3, "unescaped control character 0x0A in string at byte 3"),
             ("\"a\\qb\"", 3, "invalid escape character 'q' after '\\' at byte 3"),
             ("\"x\\u12G4\"", 6, "expected 4 hex digits after '\\u', found 'G' at byte 6"),
-            ("[\"\\uD800x\"]", 2, "lone surrogate \\uD800 is not a character (a high surrogate needs a low one after it) at byte 2"),
+            (
+                "[\"\\uD800x\"]", 2,
+                "lone surrogate \\uD800 is not a character (a high surrogate needs a low one after it) at byte 2"
+            ),
             ("[\"abc", 5, "unterminated string starting at byte 1, found end of input at byte 5"),
             ("{} {}", 3, "expected end of input after the JSON value, found '{' at byte 3"),
             ("[[1]]", 1, "arrays and objects nested deeper than 1 levels at byte 1"),

@@ -64,7 +64,8 @@ final class JSONParsingTests: XCTestCase {
         XCTAssertEqual(try JSONValue(parsing: bytes[...]), expected)
         XCTAssertEqual(try JSONValue(parsing: text.utf8), expected)
         XCTAssertEqual(try JSONValue(parsing: bytes.lazy.map { $0 }), expected)
-        XCTAssertEqual(try bytes.withUnsafeBytes { raw throws(JSONParseError) in try JSONValue(parsing: raw) }, expected)
+        XCTAssertEqual(
+            try bytes.withUnsafeBytes { raw throws(JSONParseError) in try JSONValue(parsing: raw) }, expected)
         // A slice keeps the offsets of the slice, not of its base.
         let sliced = Array("xx[1,]".utf8)[2...]
         XCTAssertThrowsError(try JSONValue(parsing: sliced)) { XCTAssertEqual(($0 as? JSONParseError)?.offset, 3) }

@@ -82,6 +82,13 @@ final class HTTP2FlowControlTests: XCTestCase {
         XCTAssertEqual(client.read(), ["WINDOW_UPDATE 0 40000"])
     }
 
+    func testBodyCrossingTheLimitInItsLastFrameIsStillReported() {
+        var client = HTTP2TestClient.connected(
+            HTTP2Configuration(connectionWindowSize: 65_535, maxFrameSize: 40_000, maxRequestBodyBytes: 10))
+        client.send(client.request(1, method: "POST", endStream: false))
+        XCTAssertEqual(client.send(frame(1, .data(bytes: bytes(11), endStream: true))), ["tooLarge 1 POST /"])
+    }
+
     // MARK: Sending
 
     func testResponseWaitsForTheStreamWindowAndResumesOnWindowUpdate() {

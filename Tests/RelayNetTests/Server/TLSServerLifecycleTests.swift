@@ -1,3 +1,4 @@
+import RelayTestKit
 import Foundation
 import RelayNet
 import XCTest

@@ -42,19 +42,19 @@ final class StoreReaderTests: XCTestCase {
             .appendEvent(Sample.event(5, type: "activity.updated", device: "d1", activity: "a1")),
             .appendEvent(Sample.event(9, type: "clock", device: nil, bundle: nil)),
         ])
-        let cases: [(String, Int64, Int, EventFilter, [Int64])] = [
+        let cases: [(String, Int64, Int, StoredEventFilter, [Int64])] = [
             ("all", 0, 100, .all, [1, 2, 3, 5, 9]),
             ("after", 2, 100, .all, [3, 5, 9]),
             ("limit", 0, 2, .all, [1, 2]),
             ("negative limit", 0, -1, .all, []),
-            ("device", 0, 100, EventFilter(deviceId: "d1"), [1, 2, 5]),
-            ("bundle", 0, 100, EventFilter(bundleId: "app.two"), [3]),
-            ("activity", 0, 100, EventFilter(activityId: "a1"), [1, 5]),
-            ("alarm", 0, 100, EventFilter(alarmId: "x1"), [2]),
-            ("types", 0, 100, EventFilter(types: ["activity.updated", "clock"]), [3, 5, 9]),
-            ("no types", 0, 100, EventFilter(types: []), []),
-            ("device and type", 0, 100, EventFilter(deviceId: "d1", types: ["activity.updated"]), [5]),
-            ("device and limit", 1, 1, EventFilter(deviceId: "d1"), [2]),
+            ("device", 0, 100, StoredEventFilter(deviceId: "d1"), [1, 2, 5]),
+            ("bundle", 0, 100, StoredEventFilter(bundleId: "app.two"), [3]),
+            ("activity", 0, 100, StoredEventFilter(activityId: "a1"), [1, 5]),
+            ("alarm", 0, 100, StoredEventFilter(alarmId: "x1"), [2]),
+            ("types", 0, 100, StoredEventFilter(types: ["activity.updated", "clock"]), [3, 5, 9]),
+            ("no types", 0, 100, StoredEventFilter(types: []), []),
+            ("device and type", 0, 100, StoredEventFilter(deviceId: "d1", types: ["activity.updated"]), [5]),
+            ("device and limit", 1, 1, StoredEventFilter(deviceId: "d1"), [2]),
         ]
         for (name, after, limit, filter, expected) in cases {
             XCTAssertEqual(
@@ -70,8 +70,8 @@ final class StoreReaderTests: XCTestCase {
     }
 
     func testTooManyTypesIsRefused() throws {
-        let types = Set((0...EventFilter.maxTypes).map { "t\($0)" })
-        XCTAssertThrowsError(try store.reader.events(after: 0, limit: 1, filter: EventFilter(types: types)))
+        let types = Set((0...StoredEventFilter.maxTypes).map { "t\($0)" })
+        XCTAssertThrowsError(try store.reader.events(after: 0, limit: 1, filter: StoredEventFilter(types: types)))
     }
 
     func testEmptyLogHasNoEnds() throws {

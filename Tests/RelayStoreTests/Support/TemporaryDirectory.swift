@@ -32,8 +32,8 @@ enum Sample {
     static func push(
         _ apnsId: String, token: String? = "tok1", bundle: String? = "app.one", channel: String? = nil,
         at: Double = 1_000
-    ) -> PushRecord {
-        PushRecord(
+    ) -> PushLogEntry {
+        PushLogEntry(
             apnsId: apnsId, uniqueId: "u-" + apnsId, token: token, channelId: channel, bundleId: bundle,
             receivedAt: at, record: bytes(#"{"apnsId":"\#(apnsId)"}"#))
     }

@@ -41,12 +41,15 @@ func bench<Push: Codable>(name: String, text: String, as type: Push.Type, iterat
     let object = try JSONSerialization.jsonObject(with: data)
     let model = try decoder.decode(Push.self, from: data)
     // The same document must come out of both parsers, or the comparison means nothing.
-    let foundationView = try JSONValue(parsing: Array(JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
+    let foundationView = try JSONValue(
+        parsing: Array(JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
     guard wholeNumbersAsIntegers(foundationView) == wholeNumbersAsIntegers(value) else {
         print("\(name): RelayCore and Foundation disagree on the document")
         exit(1)
     }
-    print("\(name): \(bytes.count) bytes in, \(value.serialized().count) bytes out, \(iterations) iterations x 5 rounds (best)")
+    print(
+        "\(name): \(bytes.count) bytes in, \(value.serialized().count) bytes out, \(iterations) iterations x 5 rounds (best)"
+    )
 
     let parseOurs = try measure(iterations: iterations) {
         if case .object(let members) = try JSONValue(parsing: bytes) { return members.count }

@@ -2,7 +2,7 @@ public import RelayCore
 
 /// One received push as the push log keeps it: the columns it is found by plus the full record
 /// (request, outcome) as JSON.
-public struct PushRecord: Sendable, Equatable {
+public struct PushLogEntry: Sendable, Equatable {
     /// The `apns-id` answered (echoed or generated).
     public var apnsId: String?
     /// The `apns-unique-id` answered.
@@ -38,10 +38,10 @@ public struct StoredPush: Sendable, Equatable {
     /// The store's id for the entry; ids only grow, so they order the log.
     public var id: Int64
     /// The entry itself.
-    public var push: PushRecord
+    public var push: PushLogEntry
 
     /// An entry `push` stored under `id`.
-    public init(id: Int64, push: PushRecord) {
+    public init(id: Int64, push: PushLogEntry) {
         self.id = id
         self.push = push
     }

@@ -1,5 +1,5 @@
 /// Which events a read returns: every given field must match; nil fields match anything.
-public struct EventFilter: Sendable, Equatable {
+public struct StoredEventFilter: Sendable, Equatable {
     /// The most event types one filter may name, so a hostile query cannot build huge SQL.
     public static let maxTypes = 64
 
@@ -27,5 +27,5 @@ public struct EventFilter: Sendable, Equatable {
     }
 
     /// Matches every event.
-    public static let all = EventFilter()
+    public static let all = StoredEventFilter()
 }

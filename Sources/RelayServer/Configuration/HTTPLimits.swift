@@ -1,0 +1,75 @@
+import RelayCore
+public import RelayHTTP
+public import RelayNet
+
+/// The bounds the listener puts on every peer (config object `http`): how long it waits for a
+/// handshake, for a request's headers and on an idle connection, and how much it accepts.
+/// Durations are in seconds.
+public struct HTTPLimits: Sendable, Hashable {
+    /// Seconds a connection may take to finish the TLS handshake. Default 10.
+    public var handshakeTimeout: Double = 10
+    /// Seconds a connection may stay open with no request in flight and no open stream. Default
+    /// 3600: APNs clients keep connections for hours and PING after an hour idle.
+    public var idleTimeout: Double = 3600
+    /// Seconds a peer may take to send one request's complete headers once it started. Default 10.
+    public var headerReadTimeout: Double = 10
+    /// Open connections across all threads; more are closed at once. Default 10,000.
+    public var maxConnections: Int = 10_000
+    /// HTTP/2 streams one connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). Default 128.
+    public var maxConcurrentStreams: Int = 128
+    /// The largest header list accepted, in RFC 7541 bytes (SETTINGS_MAX_HEADER_LIST_SIZE); larger is 431. Default 16 KiB.
+    public var maxHeaderListSize: Int = 16_384
+    /// The largest request body accepted; larger is 413. Default 64 KiB (provider payloads are at most 5 KiB).
+    public var maxBodyBytes: Int = 65_536
+    /// Seconds a request body may take to arrive once its head is in. Default 30.
+    public var bodyReadTimeout: Double = 30
+    /// Whether a new HTTP/2 connection is allowed one stream until it shows who it is (a valid
+    /// provider token, or any request that is not for the provider API), as APNs does. Off by
+    /// default: clients that open many streams before reading SETTINGS (h2load) see the excess
+    /// refused, which real APNs clients handle but load tools count as failures.
+    public var gateUntilAuthenticated: Bool = false
+    /// Bytes a streaming response may have queued before its subscriber counts as too slow
+    /// (set from the `stream.bufferBytes` config). Default 1 MiB.
+    public var streamBufferBytes: Int = 1 << 20
+
+    /// The defaults.
+    public init() {}
+
+    /// The config keys, as written in the `http` object.
+    static let keys: Set<String> = [
+        "handshakeTimeout", "idleTimeout", "headerReadTimeout", "maxConnections", "maxConcurrentStreams",
+        "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated",
+    ]
+
+    /// Reads the `http` object; keys left out keep their defaults.
+    init(fields: ConfigFields) throws(JSONFieldError) {
+        try fields.rejectUnknown(Self.keys)
+        self.init()
+        handshakeTimeout = try fields.seconds("handshakeTimeout", atMost: 300) ?? handshakeTimeout
+        idleTimeout = try fields.seconds("idleTimeout", atMost: 7 * 86_400) ?? idleTimeout
+        headerReadTimeout = try fields.seconds("headerReadTimeout", atMost: 300) ?? headerReadTimeout
+        maxConnections = try fields.integer("maxConnections", in: 1...1_000_000) ?? maxConnections
+        maxConcurrentStreams = try fields.integer("maxConcurrentStreams", in: 1...100_000) ?? maxConcurrentStreams
+        maxHeaderListSize = try fields.integer("maxHeaderListSize", in: 1024...(1 << 20)) ?? maxHeaderListSize
+        maxBodyBytes = try fields.integer("maxBodyBytes", in: 5120...(16 << 20)) ?? maxBodyBytes
+        bodyReadTimeout = try fields.seconds("bodyReadTimeout", atMost: 3600) ?? bodyReadTimeout
+        gateUntilAuthenticated = try fields.bool("gateUntilAuthenticated") ?? gateUntilAuthenticated
+    }
+
+    /// The listener's limits with this handshake timeout and connection cap, other values at
+    /// `RelayNet`'s defaults.
+    public var serverLimits: ServerLimits {
+        var limits = ServerLimits()
+        limits.handshakeTimeout = handshakeTimeout
+        limits.maxConnections = maxConnections
+        return limits
+    }
+
+    /// An HTTP/2 connection configuration with these stream, header-list and body limits, other
+    /// values at `RelayHTTP`'s defaults.
+    public var http2Configuration: HTTP2Configuration {
+        HTTP2Configuration(
+            maxConcurrentStreams: maxConcurrentStreams, maxHeaderListSize: maxHeaderListSize,
+            maxRequestBodyBytes: maxBodyBytes)
+    }
+}

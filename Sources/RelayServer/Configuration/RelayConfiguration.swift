@@ -1,0 +1,75 @@
+import Glibc
+public import RelayCore
+
+/// Everything `activity-relay serve` can be told, from flags and the JSON config file
+/// (`deploy/relay.example.json` shows every option; `deploy/CONFIG.md` explains them).
+///
+/// The defaults work with no config at all: listen on `127.0.0.1:8443`, keep state in `./.relay`,
+/// follow the system clock, one thread per core, a self-signed certificate and the development
+/// provider key from the data directory. Paths are absolute once parsed: relative paths in the
+/// config file are resolved against the file's directory, relative flag values against the
+/// working directory.
+public struct RelayConfiguration: Sendable, Hashable {
+    /// Where to listen. Default `127.0.0.1:8443`.
+    public var listen: ListenAddress = .default
+    /// The data directory (absolute): certificate, keys and database. Default `./.relay`.
+    public var dataDirectory: String
+    /// The clock the emulated device follows. Default `system`.
+    public var clock: ClockMode = .system
+    /// Event-loop threads. Default: the number of online processors.
+    public var threads: Int
+    /// The operator's certificate and key, or nil for the self-signed pair in the data directory.
+    public var tls: TLSFiles?
+    /// Provider keys besides the data directory's development key.
+    public var providerKeys: [ProviderKeyConfiguration] = []
+    /// Budgets, lifetimes and sizes the emulated device and the provider API enforce.
+    public var rules: RelayRules = .defaults
+    /// Timeouts and size limits of the listener.
+    public var http = HTTPLimits()
+    /// How many events and push records the database keeps.
+    public var retention = LogRetention()
+    /// Event-stream buffering, heartbeats and tickets.
+    public var stream = StreamSettings()
+    /// How much the relay logs. Default `info`.
+    public var logLevel: LogLevel = .info
+    /// The config file this came from (as given on the command line), or nil.
+    public var configFile: String?
+
+    /// The defaults, with the data directory `./.relay` resolved against `workingDirectory`
+    /// (the process's working directory when nil).
+    public init(workingDirectory: String? = nil) {
+        let base = workingDirectory ?? FileSystem.currentDirectory()
+        dataDirectory = FileSystem.absolute(Self.defaultDataDirectory, relativeTo: base)
+        threads = Self.defaultThreads
+    }
+
+    /// `./.relay`.
+    public static let defaultDataDirectory = "./.relay"
+    /// Most event-loop threads a config may ask for.
+    public static let maxThreads = 256
+
+    /// One thread per online processor (at least one, at most `maxThreads`).
+    public static var defaultThreads: Int {
+        let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+        return min(max(1, online), maxThreads)
+    }
+
+    /// The TLS certificate the listener loads: the configured one or `tls-cert.pem` in the data directory.
+    public var certificatePath: String {
+        tls?.certificatePath ?? dataDirectory + "/" + DataDirectory.certificateFileName
+    }
+
+    /// The TLS private key the listener loads: the configured one or `tls-key.pem` in the data directory.
+    public var privateKeyPath: String {
+        tls?.privateKeyPath ?? dataDirectory + "/" + DataDirectory.privateKeyFileName
+    }
+
+    /// What `--threads` and `threads` accept, for error messages.
+    static let threadsExpectation = "a whole number from 1 to \(maxThreads)"
+
+    /// A thread count from a flag.
+    static func parseThreads(_ text: String) -> Int? {
+        guard text.utf8.count <= 4, let count = Int(text), (1...maxThreads).contains(count) else { return nil }
+        return count
+    }
+}

@@ -1,0 +1,165 @@
+import RelayCore
+import RelayHTTP
+import RelayNet
+
+/// HTTP/1.1 on one connection: requests are answered one at a time in order (pipelined ones
+/// wait in the parser), a streaming response uses chunked framing and holds the connection.
+final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
+    // Sendable: every member is touched only on the connection's loop; other threads hop there with `execute`.
+    private let connection: Connection
+    private let context: ConnectionContext
+    private let responder: any Responder
+    private let limits: HTTPLimits
+    private var parser: HTTP1RequestParser
+    /// A request has been handed to the responder and its response is not complete.
+    private var busy = false
+    private var generation: UInt64 = 0
+    private var stream: ResponseStream?
+    private var streamKeepAlive = false
+    private var timer: TimerID?
+    private var isClosed = false
+    private var shuttingDown = false
+
+    init(connection: Connection, context: ConnectionContext, responder: any Responder, limits: HTTPLimits) {
+        self.connection = connection
+        self.context = context
+        self.responder = responder
+        self.limits = limits
+        parser = HTTP1RequestParser(
+            limits: .init(
+                maxHeaderBytes: limits.maxHeaderListSize, maxHeaderFields: 100, maxBodyBytes: limits.maxBodyBytes))
+    }
+
+    func start() { armTimer() }
+
+    func received(_ bytes: [UInt8]) {
+        parser.feed(bytes)
+        processNext()
+    }
+
+    func writable() {}
+
+    func closed() {
+        isClosed = true
+        cancelTimer()
+        stream?.end(.peerClosed)
+        stream = nil
+    }
+
+    func shutdown() {
+        shuttingDown = true
+        if !busy { connection.close() }
+    }
+
+    // MARK: - Requests
+
+    private func processNext() {
+        guard !busy, !isClosed else { return }
+        switch parser.next() {
+        case .needMore:
+            armTimer()
+        case .error(let error):
+            cancelTimer()
+            let response = TransportError.response(status: error.status, code: "badRequest", message: error.reason.rawValue)
+            connection.write(HTTP1ResponseWriter.response(response, keepAlive: false))
+            connection.closeAfterFlush()
+            RelayLog.info("http1.reject", ["conn": String(connection.id), "status": String(error.status), "reason": error.reason.rawValue])
+        case .request(let request, let info):
+            cancelTimer()
+            busy = true
+            generation += 1
+            let current = generation
+            let keepAlive = info.keepAlive && !shuttingDown
+            let loop = connection.loop
+            let isHead = request.method == "HEAD"
+            let minor = info.minorVersion
+            context.markTrusted()
+            responder.handle(ServerRequest(request: request, context: context)) { [weak self] response in
+                guard let session = self else { return }
+                loop.execute {
+                    session.complete(response, generation: current, keepAlive: keepAlive, isHead: isHead, minorVersion: minor)
+                }
+            }
+        }
+    }
+
+    private func complete(_ response: ServerResponse, generation current: UInt64, keepAlive: Bool, isHead: Bool, minorVersion: Int) {
+        guard current == generation, busy, !isClosed else { return }
+        switch response {
+        case .full(let full):
+            connection.write(
+                HTTP1ResponseWriter.response(full, keepAlive: keepAlive, requestMinorVersion: minorVersion, isHeadRequest: isHead))
+            finishRequest(keepAlive: keepAlive)
+        case .stream(let head, let start):
+            let framing: HTTP1ResponseWriter.Framing = minorVersion >= 1 ? .chunked : .untilClose
+            connection.write(HTTP1ResponseWriter.head(head, framing: framing, keepAlive: keepAlive, requestMinorVersion: minorVersion))
+            let stream = ResponseStream(
+                loop: connection.loop, streamID: 1, maxBufferedBytes: limits.streamBufferBytes, session: self)
+            self.stream = stream
+            streamKeepAlive = keepAlive && minorVersion >= 1
+            start(stream)
+        }
+    }
+
+    private func finishRequest(keepAlive: Bool) {
+        busy = false
+        if keepAlive && !shuttingDown {
+            processNext()
+        } else {
+            connection.closeAfterFlush()
+        }
+    }
+
+    // MARK: - Streaming
+
+    func bufferedBytes(streamID: UInt32) -> Int { connection.pendingWriteBytes }
+
+    func sendStreamData(streamID: UInt32, bytes: [UInt8]) {
+        guard stream != nil, !bytes.isEmpty else { return }
+        connection.write(HTTP1ResponseWriter.chunk(bytes))
+    }
+
+    func finishStream(streamID: UInt32) {
+        guard stream != nil else { return }
+        stream = nil
+        connection.write(HTTP1ResponseWriter.lastChunk)
+        finishRequest(keepAlive: streamKeepAlive)
+    }
+
+    func abortStream(streamID: UInt32) {
+        stream = nil
+        connection.close()
+    }
+
+    // MARK: - Timeouts
+
+    /// Idle between requests, header-read while a head arrives, body-read while a body arrives.
+    private func armTimer() {
+        cancelTimer()
+        guard !busy, !isClosed else { return }
+        let seconds: Double
+        let reason: String
+        switch parser.progress {
+        case .idle: (seconds, reason) = (limits.idleTimeout, "idle")
+        case .head: (seconds, reason) = (limits.headerReadTimeout, "header read")
+        case .body: (seconds, reason) = (limits.bodyReadTimeout, "body read")
+        }
+        timer = connection.loop.schedule(after: seconds) { [weak self] in
+            guard let self, !self.isClosed, !self.busy else { return }
+            RelayLog.info("http1.timeout", ["conn": String(self.connection.id), "phase": reason])
+            if reason != "idle" {
+                let response = TransportError.response(
+                    status: 408, code: "timeout", message: "the request's \(reason) took longer than \(seconds) s")
+                self.connection.write(HTTP1ResponseWriter.response(response, keepAlive: false))
+                self.connection.closeAfterFlush()
+            } else {
+                self.connection.close()
+            }
+        }
+    }
+
+    private func cancelTimer() {
+        if let timer { connection.loop.cancel(timer) }
+        timer = nil
+    }
+}

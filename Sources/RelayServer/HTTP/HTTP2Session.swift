@@ -1,0 +1,180 @@
+import RelayCore
+import RelayHTTP
+import RelayNet
+
+/// HTTP/2 on one connection: the pure `HTTP2ServerConnection` does the protocol; this shell
+/// moves its bytes, dispatches requests, carries streaming responses and runs the timers.
+final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
+    // Sendable: every member is touched only on the connection's loop; other threads hop there with `execute`.
+    private let connection: Connection
+    private let context: ConnectionContext
+    private let responder: any Responder
+    private let limits: HTTPLimits
+    private var h2: HTTP2ServerConnection
+    private var streams: [UInt32: ResponseStream] = [:]
+    /// Streams handed to the responder whose response has not been sent.
+    private var pending: Set<UInt32> = []
+    private var idleTimer: TimerID?
+    private var isClosed = false
+    /// Output is pulled from the protocol only while the socket has room.
+    private static let socketHighWater = 256 * 1024
+
+    init(connection: Connection, context: ConnectionContext, responder: any Responder, limits: HTTPLimits) {
+        self.connection = connection
+        self.context = context
+        self.responder = responder
+        self.limits = limits
+        var configuration = HTTP2Configuration()
+        configuration.maxConcurrentStreams = limits.gateUntilAuthenticated ? 1 : limits.maxConcurrentStreams
+        configuration.maxHeaderListSize = limits.maxHeaderListSize
+        configuration.maxRequestBodyBytes = limits.maxBodyBytes
+        h2 = HTTP2ServerConnection(configuration: configuration)
+        let loop = connection.loop
+        context.goaway = { [weak self] reason in
+            guard let session = self else { return }
+            loop.execute { session.closeGracefully(reason: reason) }
+        }
+        if limits.gateUntilAuthenticated {
+            let full = limits.maxConcurrentStreams
+            context.openGate = { [weak self] in
+                self?.h2.setMaxConcurrentStreams(full)
+                self?.flush()
+            }
+        }
+    }
+
+    func start() {
+        flush()
+        armIdleTimer()
+    }
+
+    func received(_ bytes: [UInt8]) {
+        let events = h2.receive(bytes)
+        for event in events {
+            switch event {
+            case .request(let streamID, let request, _, _):
+                dispatch(streamID: streamID, request: request, tooLarge: false)
+            case .requestTooLarge(let streamID, let request, _, _):
+                dispatch(streamID: streamID, request: request, tooLarge: true)
+            case .streamReset(let streamID, _):
+                pending.remove(streamID)
+                streams.removeValue(forKey: streamID)?.end(.peerClosed)
+            case .goawayReceived:
+                break
+            case .connectionError(let code, let reason):
+                RelayLog.info("h2.error", ["conn": String(connection.id), "code": "\(code)", "reason": reason])
+            }
+        }
+        flush()
+        armIdleTimer()
+    }
+
+    func writable() { flush() }
+
+    func closed() {
+        isClosed = true
+        if let idleTimer { connection.loop.cancel(idleTimer) }
+        for stream in streams.values { stream.end(.peerClosed) }
+        streams.removeAll()
+        pending.removeAll()
+    }
+
+    func shutdown() {
+        h2.sendGoaway(code: .noError, debugData: Self.reasonData("Shutdown"))
+        for (id, stream) in streams {
+            h2.sendData(streamID: id, bytes: [], endStream: true)
+            stream.end(.shutdown)
+        }
+        streams.removeAll()
+        flush()
+    }
+
+    // MARK: - Requests
+
+    private func dispatch(streamID: UInt32, request: HTTPRequest, tooLarge: Bool) {
+        pending.insert(streamID)
+        let loop = connection.loop
+        let serverRequest = ServerRequest(request: request, context: context, bodyTooLarge: tooLarge, streamID: streamID)
+        responder.handle(serverRequest) { [weak self] response in
+            guard let session = self else { return }
+            loop.execute { session.complete(streamID: streamID, response) }
+        }
+    }
+
+    private func complete(streamID: UInt32, _ response: ServerResponse) {
+        guard !isClosed, pending.remove(streamID) != nil else { return }
+        switch response {
+        case .full(let full):
+            h2.sendResponse(streamID: streamID, head: full.head, body: full.body)
+        case .stream(let head, let start):
+            guard h2.sendHead(streamID: streamID, head: head, endStream: false) else { break }
+            let stream = ResponseStream(
+                loop: connection.loop, streamID: streamID, maxBufferedBytes: limits.streamBufferBytes, session: self)
+            streams[streamID] = stream
+            start(stream)
+        }
+        flush()
+        armIdleTimer()
+    }
+
+    // MARK: - Streaming
+
+    func bufferedBytes(streamID: UInt32) -> Int { h2.bufferedBytes(streamID: streamID) }
+
+    func sendStreamData(streamID: UInt32, bytes: [UInt8]) {
+        guard streams[streamID] != nil else { return }
+        h2.sendData(streamID: streamID, bytes: bytes, endStream: false)
+        flush()
+    }
+
+    func finishStream(streamID: UInt32) {
+        guard streams.removeValue(forKey: streamID) != nil else { return }
+        h2.sendData(streamID: streamID, bytes: [], endStream: true)
+        flush()
+        armIdleTimer()
+    }
+
+    func abortStream(streamID: UInt32) {
+        guard streams.removeValue(forKey: streamID) != nil else { return }
+        h2.resetStream(streamID: streamID, code: .cancel)
+        flush()
+    }
+
+    // MARK: - Output and timers
+
+    private func flush() {
+        guard !isClosed else { return }
+        while connection.pendingWriteBytes < Self.socketHighWater, let bytes = h2.nextOutput() {
+            connection.write(bytes)
+        }
+        if h2.canClose { connection.closeAfterFlush() }
+    }
+
+    /// Closes (with GOAWAY) a connection with no streams for `idleTimeout`.
+    private func armIdleTimer() {
+        if let idleTimer { connection.loop.cancel(idleTimer) }
+        idleTimer = nil
+        guard !isClosed, pending.isEmpty, streams.isEmpty else { return }
+        idleTimer = connection.loop.schedule(after: limits.idleTimeout) { [weak self] in
+            guard let self, !self.isClosed, self.pending.isEmpty, self.streams.isEmpty else { return }
+            RelayLog.info("h2.idle", ["conn": String(self.connection.id)])
+            self.h2.sendGoaway(code: .noError, debugData: Self.reasonData("IdleTimeout"))
+            self.flush()
+            self.connection.closeAfterFlush()
+        }
+    }
+
+    /// GOAWAY with `{"reason": reason}` (APNs' shape); streams already accepted are answered,
+    /// then `flush` closes the socket.
+    private func closeGracefully(reason: String) {
+        guard !isClosed else { return }
+        RelayLog.info("h2.goaway", ["conn": String(connection.id), "reason": reason])
+        h2.sendGoaway(code: .noError, debugData: Self.reasonData(reason))
+        flush()
+    }
+
+    /// `{"reason": reason}` as GOAWAY debug data.
+    private static func reasonData(_ reason: String) -> [UInt8] {
+        JSONValue.object(["reason": .string(reason)]).serialized()
+    }
+}

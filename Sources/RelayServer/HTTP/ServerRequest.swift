@@ -1,0 +1,80 @@
+public import RelayCore
+public import RelayHTTP
+public import Synchronization
+
+/// What a route knows about the connection a request came on. Confined to that connection's
+/// event loop: read and change it only in `Responder.handle` (which runs there).
+public final class ConnectionContext: @unchecked Sendable {
+    // Sendable: only touched on the connection's loop thread.
+    public let id: UInt64
+    public let remoteAddress: String
+    /// `h2` or `http/1.1`.
+    public let httpVersion: String
+    /// The client certificate (DER) when client certificates are verified.
+    public let peerCertificateDER: [UInt8]?
+    /// The provider-token state of this connection (APNs binds tokens to connections).
+    public var providerTokens: ProviderTokenChurn
+    /// Opens the HTTP/2 one-stream gate; set by the session.
+    var openGate: (() -> Void)?
+    /// Sends a graceful GOAWAY carrying `{"reason": ...}`; set once by the HTTP/2 session before
+    /// any request is dispatched, nil on HTTP/1.1.
+    var goaway: (@Sendable (String) -> Void)?
+    /// Provider API requests refused in a row on this connection (any thread). APNs closes a
+    /// connection after too many errors; the provider routes count here and reset on success.
+    public let providerRefusalsInARow = Atomic<Int>(0)
+
+    /// A context; the server makes one per connection, tests make their own.
+    public init(
+        id: UInt64 = 0, remoteAddress: String = "test", httpVersion: String = "h2", peerCertificateDER: [UInt8]? = nil,
+        providerTokens: ProviderTokenChurn = ProviderTokenChurn()
+    ) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.httpVersion = httpVersion
+        self.peerCertificateDER = peerCertificateDER
+        self.providerTokens = providerTokens
+    }
+
+    /// Closes an HTTP/2 connection as APNs does: GOAWAY (NO_ERROR, so requests already accepted
+    /// are still answered) whose debug data is `{"reason": reason}`, then the socket closes once
+    /// those streams end. Callable from any thread; does nothing on HTTP/1.1.
+    public func closeWithGoaway(reason: String) {
+        goaway?(reason)
+    }
+
+    /// The connection has shown what it is: lift the one-stream limit (no-op after the first call).
+    public func markTrusted() {
+        openGate?()
+        openGate = nil
+    }
+}
+
+/// A request as routes receive it.
+public struct ServerRequest: Sendable {
+    public var request: HTTPRequest
+    public let context: ConnectionContext
+    /// The HTTP/2 stream the request came on (0 on HTTP/1.1), for log lines.
+    public var streamID: UInt32
+    /// True when the body was over the limit and was discarded: answer 413 in the route's own shape.
+    public var bodyTooLarge: Bool
+
+    public init(request: HTTPRequest, context: ConnectionContext, bodyTooLarge: Bool = false, streamID: UInt32 = 0) {
+        self.request = request
+        self.context = context
+        self.streamID = streamID
+        self.bodyTooLarge = bodyTooLarge
+    }
+}
+
+/// A route's answer: a whole response, or a head followed by a body that streams.
+public enum ServerResponse: Sendable {
+    case full(HTTPResponse)
+    /// The head is sent, then `start` runs on the connection's loop with the stream to write to.
+    case stream(HTTPResponseHead, start: @Sendable (ResponseStream) -> Void)
+}
+
+/// Answers requests. `handle` runs on the connection's loop; `respond` must be called exactly
+/// once, from any thread (the durable routes call it after their commit).
+public protocol Responder: Sendable {
+    func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void)
+}

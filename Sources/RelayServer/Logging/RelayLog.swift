@@ -1,0 +1,95 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Synchronization
+import RelayCore
+
+/// One line per event on standard error: time, level, event name and `key=value` fields that
+/// carry the ids needed to follow a push from request to renderer (conn, stream, apnsId,
+/// activity, seq...). Secrets are never passed in.
+public enum RelayLog {
+    /// Severity, lowest first.
+    public enum Level: Int, Sendable, Comparable, CaseIterable {
+        case debug, info, warning, error
+
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        var label: String {
+            switch self {
+            case .debug: return "DEBUG"
+            case .info: return "INFO"
+            case .warning: return "WARN"
+            case .error: return "ERROR"
+            }
+        }
+
+        /// Parses `debug`, `info`, `warning` or `error`.
+        public init?(name: String) {
+            switch name.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warning", "warn": self = .warning
+            case "error": self = .error
+            default: return nil
+            }
+        }
+    }
+
+    private static let threshold = Atomic<Int>(Level.info.rawValue)
+    private static let output = Mutex<Int32>(2)
+
+    /// Lines below `level` are dropped.
+    public static func setLevel(_ level: Level) { threshold.store(level.rawValue, ordering: .relaxed) }
+
+    /// Whether `level` is written (so callers can skip building fields).
+    public static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
+
+    /// Writes one line.
+    public static func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        guard enabled(level) else { return }
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        var line = UTCDate.format(time)
+        line.removeLast()
+        let millis = Int((time - time.rounded(.down)) * 1000)
+        line += "." + String(String(millis + 1000).dropFirst()) + "Z " + level.label + " " + event
+        for (key, value) in fields {
+            line += " " + key + "=" + quoted(value)
+        }
+        line += "\n"
+        let bytes = Array(line.utf8)
+        output.withLock { fd in
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written <= 0 { return }
+                    offset += written
+                }
+            }
+        }
+    }
+
+    public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.debug, event, fields) }
+    public static func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.info, event, fields) }
+    public static func warning(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.warning, event, fields) }
+    public static func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.error, event, fields) }
+
+    /// Values with spaces, quotes or `=` are quoted so a line stays machine-splittable.
+    static func quoted(_ value: String) -> String {
+        let needsQuotes = value.isEmpty || value.utf8.contains { $0 == 32 || $0 == 34 || $0 == 61 || $0 < 32 }
+        guard needsQuotes else { return value }
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,58 @@
+import RelayCore
+import RelayHTTP
+
+/// What the push log keeps of a provider request besides its outcome: the headers, with the
+/// provider token redacted, and the payload.
+enum ProviderRequestRecord {
+    /// Longest header value kept in the log; longer ones are cut (the request was bounded by
+    /// the listener's header-list limit anyway).
+    static let maxHeaderValueBytes = 1024
+    /// Most body bytes kept when the body is not JSON.
+    static let maxRawPayloadBytes = 5120
+
+    /// The request headers as the push log shows them. `authorization` never appears in full:
+    /// a verified token shows its key, team and `iat` (enough to debug churn and expiry), any
+    /// other value only that it was there. A repeated header keeps its values joined by ", ".
+    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> [String: String] {
+        var out: [String: String] = [:]
+        out.reserveCapacity(headers.count)
+        for field in headers {
+            var value = field.value
+            if field.name == "authorization" {
+                value = redacted(token)
+            } else if value.utf8.count > maxHeaderValueBytes {
+                value = String(decoding: value.utf8.prefix(maxHeaderValueBytes), as: UTF8.self) + "…"
+            }
+            if let earlier = out[field.name] {
+                out[field.name] = earlier + ", " + value
+            } else {
+                out[field.name] = value
+            }
+        }
+        return out
+    }
+
+    /// `authorization` as logged.
+    static func redacted(_ token: ProviderToken?) -> String {
+        guard let token else { return "(redacted)" }
+        let issued =
+            token.issuedAt.rounded(.down) == token.issuedAt ? String(Int64(token.issuedAt)) : String(token.issuedAt)
+        return "bearer (redacted; kid=\(token.keyID) iss=\(token.teamID) iat=\(issued))"
+    }
+
+    /// The payload for the log: `parsed` when the rules already parsed it, else the body parsed
+    /// now (bodies up to `maxRawPayloadBytes`), else the body as text (cut at that length), or
+    /// null when there was none or it was discarded as too large.
+    static func payload(_ body: [UInt8], parsed: JSONValue?, discarded: Bool) -> JSONValue {
+        if let parsed { return parsed }
+        if discarded || body.isEmpty { return .null }
+        if body.count <= maxRawPayloadBytes, let json = try? JSONValue(parsing: body) { return json }
+        return .string(String(decoding: body.prefix(maxRawPayloadBytes), as: UTF8.self))
+    }
+
+    /// The first `count` characters of a token or channel ID for log lines (never the whole token).
+    static func prefix(_ value: String?, _ count: Int = 12) -> String {
+        guard let value, !value.isEmpty else { return "-" }
+        return String(value.prefix(count))
+    }
+}

@@ -1,0 +1,79 @@
+import RelayCore
+import RelayHTTP
+
+// MARK: - POST /4/broadcasts/apps/{bundleId}
+
+extension ProviderRoutes {
+    /// A broadcast push: `BroadcastPushRequest.validate` (provider token and key's bundle IDs as
+    /// its `authorize` step, the emulator's channels as its `storagePolicy` step), then delivery
+    /// to the channel's subscribers or a refusal record, committed before the answer: `200` with
+    /// `apns-request-id` and `apns-unique-id`, or `{"reason": ...}` with `apns-request-id`.
+    func handleBroadcast(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        let http = request.request
+        let headers = Self.fields(http.headers)
+        let context = request.context
+        let requestID =
+            headers["apns-request-id"].flatMap {
+                try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue
+            }
+            ?? Self.newID()
+        var token: ProviderToken?
+        var parsed: JSONValue?
+        let limit = BroadcastPushRequest.maxPayloadBytes
+        let validated = BroadcastPushRequest.validate(
+            method: http.method, path: http.path, headers: headers, body: Self.body(of: request, limit: limit),
+            parseJSON: { bytes in
+                let value = try ProviderAuthenticator.parseJSON(bytes)
+                parsed = value
+                return value
+            },
+            authorize: { authorization, bundleID in
+                authenticator.authorizeApp(authorization, bundleID: bundleID, context: context, token: &token)
+            },
+            storagePolicy: { channelID, bundleID in
+                let channel = service.read { try? $0.channel(channelID.rawValue, bundleId: bundleID).get() }
+                return channel.map { MessageStoragePolicy(rawValue: $0.storagePolicy) }
+            }
+        ).mapError { Self.sizeAware($0, request: request, limit: limit) }
+
+        let pushContext = PushContext(
+            apnsId: requestID, uniqueId: Self.newID(),
+            headers: ProviderRequestRecord.headers(http.headers, token: token),
+            payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
+        let channelID = headers["apns-channel-id"].map { String($0.prefix(BroadcastChannelID.maxLength)) }
+        let bundleID = try? BroadcastPushRequest.checkRoute(method: "POST", path: http.path).get()
+        let streamID = request.streamID
+
+        service.perform(
+            { emulator, now -> PushResult in
+                switch validated {
+                case .success(let push):
+                    return emulator.deliverBroadcast(push, context: pushContext, at: now)
+                case .failure(let error):
+                    return emulator.recordRefusal(
+                        error, token: nil, channelId: channelID, bundleId: bundleID,
+                        context: pushContext, at: now)
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .success(let result):
+                    let response =
+                        if let error = result.error {
+                            APNsResponse.refused(error, idHeader: "apns-request-id", id: requestID)
+                        } else {
+                            APNsResponse.success(
+                                200, requestID: requestID, extra: [("apns-unique-id", pushContext.uniqueId)])
+                        }
+                    Self.logPush(result.record, connection: context, streamID: streamID)
+                    respond(.full(response))
+                    count(status: result.status, reason: result.error?.reason, on: context)
+                case .failure(let error):
+                    RelayLog.error(
+                        "broadcast.store",
+                        ["conn": String(context.id), "requestId": requestID, "error": error.description])
+                    respond(.full(APNsResponse.storeFailure(idHeader: "apns-request-id", id: requestID)))
+                }
+            })
+    }
+}

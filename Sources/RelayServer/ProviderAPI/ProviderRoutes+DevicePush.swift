@@ -1,0 +1,114 @@
+import RelayCore
+import RelayHTTP
+
+// MARK: - POST /3/device/{token}
+
+extension ProviderRoutes {
+    /// A Live Activity push: RelayCore's checks in their documented order with the provider token
+    /// between route and headers, then delivery to the emulated device (or, when a check failed,
+    /// a refusal record), committed before the answer.
+    func handleDevicePush(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        let http = request.request
+        let headers = Self.fields(http.headers)
+        var token: ProviderToken?
+        var parsed: JSONValue?
+        let validated = validateDevicePush(request, headers: headers, token: &token, parsed: &parsed)
+
+        let apnsID = headers["apns-id"].flatMap { try? APNsMessageID.parse($0).get().rawValue } ?? Self.newID()
+        let pushContext = PushContext(
+            apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(http.headers, token: token),
+            payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
+        let tokenText = Self.deviceTokenText(path: http.path)
+        let bundleID = Self.bundleID(topic: headers["apns-topic"])
+        let connection = request.context
+        let streamID = request.streamID
+
+        service.perform(
+            { emulator, now -> PushResult in
+                switch validated {
+                case .success(let push):
+                    return emulator.deliver(push, context: pushContext, at: now)
+                case .failure(let error):
+                    return emulator.recordRefusal(
+                        error, token: tokenText, bundleId: bundleID, context: pushContext, at: now)
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .success(let result):
+                    let response =
+                        if let error = result.error {
+                            APNsResponse.refused(error, idHeader: "apns-id", id: apnsID)
+                        } else {
+                            APNsResponse.accepted(apnsID: apnsID, uniqueID: pushContext.uniqueId)
+                        }
+                    Self.logPush(result.record, connection: connection, streamID: streamID)
+                    respond(.full(response))
+                    count(status: result.status, reason: result.error?.reason, on: connection)
+                case .failure(let error):
+                    RelayLog.error(
+                        "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])
+                    respond(.full(APNsResponse.storeFailure(idHeader: "apns-id", id: apnsID)))
+                }
+            })
+    }
+
+    /// Checks 1–13 of `LiveActivityPushRequest` (see its `+Validation`), driving the stages so
+    /// that the verified token and the parsed payload are kept for the push log.
+    private func validateDevicePush(
+        _ request: ServerRequest, headers: APNsHeaderFields, token: inout ProviderToken?, parsed: inout JSONValue?
+    ) -> Result<LiveActivityPushRequest, APNsError> {
+        let http = request.request
+        do throws(APNsError) {
+            let deviceToken = try LiveActivityPushRequest.checkRoute(method: http.method, path: http.path).get()
+            let verified = try authenticator.authenticate(headers["authorization"], context: request.context).get()
+            token = verified
+            let checked = try LiveActivityPushRequest.checkHeaders(headers) { bundleID in
+                authenticator.authorize(verified, bundleID: bundleID, reason: .topicDisallowed)
+            }.get()
+            let limit = LiveActivityPushRequest.maxPayloadBytes
+            let body = Self.body(of: request, limit: limit)
+            var json: JSONValue?
+            let payloadResult = LiveActivityPushRequest.checkBody(body) { bytes in
+                let value = try JSONValue(parsing: bytes)
+                json = value
+                return value
+            }
+            parsed = json
+            let payload = try payloadResult.mapError { Self.sizeAware($0, request: request, limit: limit) }.get()
+            return .success(LiveActivityPushRequest(deviceToken: deviceToken, headers: checked, payload: payload))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// The token part of a `/3/device/` path as the push log files it (lowercase, at most 200
+    /// characters), or nil for another path.
+    static func deviceTokenText(path: String) -> String? {
+        guard path.hasPrefix(LiveActivityPushRequest.pathPrefix) else { return nil }
+        let text = path.utf8.dropFirst(LiveActivityPushRequest.pathPrefix.utf8.count).prefix(
+            APNsDeviceToken.maxBytes * 2)
+        return text.isEmpty ? nil : String(decoding: text, as: UTF8.self).lowercased()
+    }
+
+    /// The app an `apns-topic` names, suffix removed, for the log of a refused push.
+    static func bundleID(topic: String?) -> String? {
+        guard let topic, !topic.isEmpty, topic.utf8.count <= APNsTopic.maxLength else { return nil }
+        return APNsTopic(rawValue: topic).liveActivityBundleID ?? topic
+    }
+
+    /// One line per push: ids to follow it, a 12-character token prefix and what happened.
+    static func logPush(_ record: PushRecord, connection: ConnectionContext, streamID: UInt32) {
+        guard RelayLog.enabled(.info) else { return }
+        RelayLog.info(
+            "push",
+            [
+                "conn": String(connection.id), "stream": String(streamID), "apnsId": record.apnsId,
+                "uniqueId": record.uniqueId,
+                record.channelId == nil ? "token" : "channel": ProviderRequestRecord.prefix(
+                    record.channelId ?? record.token),
+                "status": String(record.status), "reason": record.reason ?? "-", "outcome": record.outcome.rawValue,
+                "activity": record.activityId ?? "-",
+            ])
+    }
+}

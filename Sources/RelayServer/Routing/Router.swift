@@ -1,0 +1,66 @@
+public import RelayCore
+public import RelayHTTP
+
+/// A set of routes under one prefix (the provider API, the app API, the stream...).
+public protocol RouteGroup: Sendable {
+    /// Whether this group owns `path` (its answer, even an error, then comes from it).
+    func owns(_ path: String) -> Bool
+    /// Answers a request this group owns; same contract as `Responder.handle`.
+    func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void)
+}
+
+/// Hands each request to the first group that owns its path; `404` JSON otherwise.
+public struct Router: Responder {
+    public let groups: [any RouteGroup]
+
+    public init(groups: [any RouteGroup]) { self.groups = groups }
+
+    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        let path = request.request.path
+        guard let group = groups.first(where: { $0.owns(path) }) else {
+            respond(.full(JSONResponse.error(404, "notFound", "no route for \(request.request.method) \(path.prefix(200))")))
+            return
+        }
+        group.handle(request, respond: respond)
+    }
+}
+
+/// JSON responses in the app API's shapes.
+public enum JSONResponse {
+    /// `status` with `body` as JSON.
+    public static func make(_ status: Int, _ body: JSONValue, headers extra: [(String, String)] = []) -> HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("content-type", "application/json")
+        for (name, value) in extra { headers.add(name, value) }
+        return HTTPResponse(status: status, headers: headers, body: body.serialized())
+    }
+
+    /// `{"error": code, "message": message}` with `status`.
+    public static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
+        make(status, ["error": .string(code), "message": .string(message)])
+    }
+
+    /// An emulator refusal as its JSON error.
+    public static func error(_ error: EmulatorError) -> HTTPResponse { make(error.status, error.json) }
+}
+
+/// `GET /healthz`: `200 {"status": "ok", ...}` while the relay runs.
+public struct HealthRoutes: RouteGroup {
+    let service: RelayService
+
+    public init(service: RelayService) { self.service = service }
+
+    public func owns(_ path: String) -> Bool { path == "/healthz" }
+
+    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        guard request.request.method == "GET" || request.request.method == "HEAD" else {
+            respond(.full(JSONResponse.error(405, "methodNotAllowed", "use GET /healthz")))
+            return
+        }
+        let body: JSONValue = [
+            "status": "ok", "clock": service.clock.json, "protocol": .string(request.context.httpVersion),
+            "subscribers": .int(Int64(service.hub.subscriberCount)),
+        ]
+        respond(.full(JSONResponse.make(200, body)))
+    }
+}

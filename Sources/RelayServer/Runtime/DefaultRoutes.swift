@@ -1,0 +1,35 @@
+/// What the route groups need besides the service.
+public struct RouteSettings: Sendable {
+    /// The admin API key; it reaches every device.
+    public var adminKey: AdminKey
+    /// The provider keys the provider API verifies tokens against.
+    public var keyring: ProviderKeyring
+    /// Event-stream settings (heartbeat, buffer, ticket lifetime).
+    public var stream: StreamSettings
+    /// Provider API requests refused in a row after which a connection is closed with GOAWAY
+    /// (APNs "disconnects after too many errors"); 0 never closes.
+    public var providerRefusalLimit: Int
+
+    public init(
+        adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
+        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit
+    ) {
+        self.adminKey = adminKey
+        self.keyring = keyring
+        self.stream = stream
+        self.providerRefusalLimit = providerRefusalLimit
+    }
+}
+
+/// Every surface of the relay, in the order the router tries them.
+public enum DefaultRoutes {
+    public static func all(service: RelayService, settings: RouteSettings) -> [any RouteGroup] {
+        let auth = AppAuth(adminKey: settings.adminKey, service: service)
+        return [
+            HealthRoutes(service: service),
+            ProviderRoutes(service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit),
+            // Before the /v1 app routes: the push log owns exactly /v1/pushes.
+            PushLogRoutes(service: service, auth: auth),
+        ] + AppAPI.routes(service: service, settings: settings, auth: auth)
+    }
+}

@@ -1,0 +1,103 @@
+public import RelayCore
+public import RelayNet
+import Synchronization
+
+/// A running relay: event loops, the TLS listener, the service and its ticker.
+public final class RelayRuntime: Sendable {
+    /// Everything the runtime needs, already validated (the command line builds it from the configuration).
+    public struct Options: Sendable {
+        public var host = "127.0.0.1"
+        public var port: UInt16 = 8443
+        public var certificatePath: String
+        public var privateKeyPath: String
+        public var databasePath: String
+        public var clockMode: RelayTimeSource.Mode = .system
+        public var threads = 2
+        public var rules = RelayRules.defaults
+        public var httpLimits = HTTPLimits()
+        public var serverLimits = ServerLimits()
+        public var retention = RelayService.Retention()
+        /// How often timed transitions are checked for (seconds of real time).
+        public var tickInterval = 0.1
+        /// Keys and settings handed to the routes.
+        public var routeSettings: RouteSettings
+        /// Builds the route groups for a service; the default is every surface of the relay.
+        public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
+
+        public init(certificatePath: String, privateKeyPath: String, databasePath: String, routeSettings: RouteSettings) {
+            self.routeSettings = routeSettings
+            self.certificatePath = certificatePath
+            self.privateKeyPath = privateKeyPath
+            self.databasePath = databasePath
+        }
+    }
+
+    public let service: RelayService
+    public let group: EventLoopGroup
+    public let server: TLSServer
+    /// The bound port (useful with port 0).
+    public let port: UInt16
+    private let tickTimer = Mutex<TimerID?>(nil)
+    private let stopped = Atomic<Bool>(false)
+
+    private init(service: RelayService, group: EventLoopGroup, server: TLSServer, port: UInt16) {
+        self.service = service
+        self.group = group
+        self.server = server
+        self.port = port
+    }
+
+    /// Opens the store, restores state, binds the listener and starts serving.
+    public static func start(_ options: Options, ids: any IdentifierGenerator = SecureIdentifiers()) throws -> RelayRuntime {
+        let service = try RelayService.open(
+            path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
+            retention: options.retention)
+        let group = try EventLoopGroup(threads: max(1, options.threads))
+        let tls = try TLSContext(
+            TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
+        let router = Router(groups: options.routes(service, options.routeSettings))
+        let limits = options.httpLimits
+        let refresh = options.rules.providerTokenRefreshInterval
+        let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {
+            HTTPConnectionHandler(responder: router, limits: limits, providerTokenRefreshInterval: refresh)
+        }
+        server.onHandshakeFailure { peer, error in
+            RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
+        }
+        let port: UInt16
+        do {
+            port = try server.bind(host: options.host, port: options.port)
+        } catch {
+            group.shutdown()
+            service.store.close()
+            throw error
+        }
+        let runtime = RelayRuntime(service: service, group: group, server: server, port: port)
+        runtime.startTicker(every: options.tickInterval)
+        return runtime
+    }
+
+    /// Applies due transitions on a loop timer so they fire without waiting for a request.
+    private func startTicker(every interval: Double) {
+        let loop = group.loops[0]
+        loop.execute { [self] in self.tick(loop: loop, interval: interval) }
+    }
+
+    private func tick(loop: EventLoop, interval: Double) {
+        guard !stopped.load(ordering: .relaxed) else { return }
+        service.tick()
+        let id = loop.schedule(after: interval) { [self] in self.tick(loop: loop, interval: interval) }
+        tickTimer.withLock { $0 = id }
+    }
+
+    /// Stops accepting, lets in-flight requests finish (HTTP/2 peers get GOAWAY), then stops the
+    /// loops and closes the store once everything acknowledged is durable.
+    public func shutdown(gracePeriod: Double = 10) {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        server.beginShutdown(gracePeriod: gracePeriod)
+        _ = server.waitUntilClosed(timeout: gracePeriod + 1)
+        group.shutdown()
+        service.store.writer.flush()
+        service.store.close()
+    }
+}

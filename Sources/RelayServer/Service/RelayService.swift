@@ -1,0 +1,250 @@
+public import RelayCore
+public import RelayStore
+import Synchronization
+
+/// The relay's state and its single point of change: the `DeviceEmulator` behind a lock, the
+/// durable store behind it, the clock, and the hub that fans events out.
+///
+/// `perform` runs a command at the relay's current time, writes everything it changed as one
+/// store batch (group-committed with other requests' batches) and only then publishes its events
+/// and calls back: a `200` is sent after the commit, so it survives `kill -9`. Batches are handed
+/// to the writer while the lock is held, so the log's order is the emulator's order.
+public final class RelayService: Sendable {
+    private let emulator: Mutex<DeviceEmulator>
+    public let store: Store
+    public let clock: RelayTimeSource
+    public let hub: EventHub
+    public let retention: Retention
+    private let submitter: OrderedSubmitter
+
+    /// How much of the logs the store keeps.
+    public struct Retention: Sendable {
+        public var events: Int
+        public var pushes: Int
+
+        public init(events: Int = 100_000, pushes: Int = 10_000) {
+            self.events = events
+            self.pushes = pushes
+        }
+    }
+
+    /// Meta keys in the store.
+    enum MetaKey {
+        static let nextSeq = "nextSeq"
+        static let virtualClock = "virtualClock"
+        static let firstStart = "firstStart"
+    }
+
+    init(emulator: DeviceEmulator, store: Store, clock: RelayTimeSource, hub: EventHub, retention: Retention) {
+        self.emulator = Mutex(emulator)
+        self.store = store
+        self.clock = clock
+        self.hub = hub
+        self.retention = retention
+        submitter = OrderedSubmitter(writer: store.writer)
+    }
+
+    /// Opens the store at `path`, restores the emulator from it and applies, in order, every
+    /// timed transition that fell due while the relay was down.
+    public static func open(
+        path: String, rules: RelayRules, clockMode: RelayTimeSource.Mode, ids: any IdentifierGenerator,
+        retention: Retention = Retention()
+    ) throws -> RelayService {
+        let store = try Store(path: path)
+        let reader = store.reader
+        let realNow = SystemClock().now()
+        var firstStart = realNow
+        if let bytes = try reader.meta(MetaKey.firstStart), let stored = try? JSONValue(parsing: bytes).doubleValue {
+            firstStart = stored
+        } else {
+            var batch = StoreBatch()
+            batch.setMeta(MetaKey.firstStart, JSONValue.number(realNow).serialized())
+            try store.writer.submitAndWait(batch)
+        }
+        let clock: RelayTimeSource
+        switch clockMode {
+        case .system:
+            clock = RelayTimeSource()
+        case .virtual:
+            var state = VirtualClock(showing: firstStart, atReal: realNow)
+            if let bytes = try reader.meta(MetaKey.virtualClock), let stored = try? JSONValue(parsing: bytes),
+                let anchor = stored["virtualAnchor"]?.doubleValue, let rate = stored["rate"]?.doubleValue
+            {
+                // Restart: the virtual clock continues from where it stood, at its rate, from now.
+                let shown = anchor + max(0, realNow - (stored["realAnchor"]?.doubleValue ?? realNow)) * rate
+                state = VirtualClock(showing: shown, atReal: realNow)
+                try? state.setRate(rate, real: realNow)
+            }
+            clock = RelayTimeSource(virtual: state)
+        }
+        var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        for kind in DocumentKind.allCases {
+            for stored in try reader.documents(kind: kind.rawValue) {
+                documents.append((kind, try JSONValue(parsing: stored.body)))
+            }
+        }
+        var nextSeq = UInt64(max(0, try reader.latestEventSeq() ?? 0)) + 1
+        if let bytes = try reader.meta(MetaKey.nextSeq), let stored = try? JSONValue(parsing: bytes).int64Value {
+            nextSeq = max(nextSeq, UInt64(max(0, stored)))
+        }
+        let emulator = try DeviceEmulator.restore(
+            rules: rules, ids: ids, now: clock.now(), nextSeq: nextSeq, documents: documents)
+        let service = RelayService(
+            emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention)
+        if clockMode == .virtual { try service.persistClock(wait: true) }
+        try service.catchUp()
+        return service
+    }
+
+    /// Applies what fell due up to now and waits for it to be durable (startup).
+    func catchUp() throws {
+        let latch = Mutex<Result<Void, StoreError>?>(nil)
+        let done = Atomic<Bool>(false)
+        perform({ emulator, now in emulator.advance(to: now) }) { result in
+            latch.withLock { $0 = result }
+            done.store(true, ordering: .releasing)
+        }
+        store.writer.flush()
+        while !done.load(ordering: .acquiring) { store.writer.flush() }
+        if case .failure(let error)? = latch.withLock({ $0 }) { throw error }
+    }
+
+    /// Runs `command` at the relay's current time, commits what it changed, then publishes its
+    /// events and calls `completion` (on the store's writer thread, or at once when nothing changed).
+    public func perform<T: Sendable>(
+        _ command: (inout DeviceEmulator, UnixSeconds) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let (result, effects, nextSeq, ticket) = emulator.withLock { emulator in
+            let now = clock.now()
+            let result = command(&emulator, now)
+            let effects = emulator.takeEffects()
+            return (result, effects, emulator.nextSeq, effects.isEmpty ? nil : submitter.ticket())
+        }
+        guard let ticket else {
+            completion(.success(result))
+            return
+        }
+        commit(effects, nextSeq: nextSeq, ticket: ticket) { outcome in completion(outcome.map { result }) }
+    }
+
+    /// Builds the batch for `effects` (outside the lock), submits it in ticket order, and after the
+    /// commit publishes the events and calls `completion`.
+    private func commit(
+        _ effects: EmulatorEffects, nextSeq: UInt64, ticket: UInt64, extra: [(String, [UInt8])] = [],
+        completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
+    ) {
+        var batch = Self.batch(for: effects, nextSeq: nextSeq)
+        for (key, value) in extra { batch.setMeta(key, value) }
+        if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / 1000 != last / 1000 {
+            batch.pruneEvents(keepingLast: retention.events)
+            batch.prunePushes(keepingLast: retention.pushes)
+        }
+        let hub = self.hub
+        let events = effects.events
+        submitter.submit(batch, ticket: ticket) { outcome in
+            switch outcome {
+            case .success: hub.publish(events)
+            case .failure(let error):
+                RelayLog.error("store.commit", ["error": error.description, "events": String(events.count)])
+            }
+            completion(outcome)
+        }
+    }
+
+    /// Reads the emulator's state under the lock (no persistence).
+    public func read<T>(_ query: (DeviceEmulator) throws -> T) rethrows -> T {
+        try emulator.withLock { try query($0) }
+    }
+
+    /// The time of the next timed transition.
+    public func nextDeadline() -> UnixSeconds? { emulator.withLock { $0.nextDeadline() } }
+
+    /// Applies every transition that is due (the ticker calls this).
+    public func tick() {
+        guard let deadline = nextDeadline(), deadline <= clock.now() else { return }
+        perform({ emulator, now in emulator.advance(to: now) }) { _ in }
+    }
+
+    /// Changes the virtual clock and applies what falls due on the way, recording a `clock` event.
+    public func changeClock(
+        _ change: @escaping (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void,
+        completion: @escaping @Sendable (Result<JSONValue, ClockChangeError>) -> Void
+    ) {
+        guard clock.mode == .virtual else {
+            completion(.failure(.notVirtual))
+            return
+        }
+        let changed: Result<(EmulatorEffects, UInt64, UInt64, VirtualClock, JSONValue), ClockError> = emulator.withLock {
+            emulator in
+            do throws(ClockError) {
+                let state = try clock.change(change)
+                let now = clock.now()
+                emulator.advance(to: now)
+                let clockJSON = clock.json
+                emulator.record(RelayEvent(type: .clock, at: now, subjectKey: "clock", subject: clockJSON))
+                return .success((emulator.takeEffects(), emulator.nextSeq, submitter.ticket(), state, clockJSON))
+            } catch {
+                return .failure(error)
+            }
+        }
+        switch changed {
+        case .failure(let error):
+            completion(.failure(.clock(error)))
+        case .success(let (effects, nextSeq, ticket, state, clockJSON)):
+            commit(
+                effects, nextSeq: nextSeq, ticket: ticket,
+                extra: [(MetaKey.virtualClock, Self.clockJSON(state).serialized())]
+            ) { outcome in
+                completion(outcome.map { clockJSON }.mapError { .store($0) })
+            }
+        }
+    }
+
+    /// Why the clock could not change.
+    public enum ClockChangeError: Error, Sendable {
+        case notVirtual
+        case clock(ClockError)
+        case store(StoreError)
+    }
+
+    func persistClock(wait: Bool) throws {
+        var batch = StoreBatch()
+        batch.setMeta(MetaKey.virtualClock, Self.clockJSON(clock.virtualState).serialized())
+        try store.writer.submitAndWait(batch)
+    }
+
+    static func clockJSON(_ state: VirtualClock) -> JSONValue {
+        ["realAnchor": .number(state.realAnchor), "virtualAnchor": .number(state.virtualAnchor), "rate": .number(state.rate)]
+    }
+
+    /// The store batch for a command's effects.
+    static func batch(for effects: EmulatorEffects, nextSeq: UInt64) -> StoreBatch {
+        var batch = StoreBatch()
+        for document in effects.documents {
+            if let body = document.body {
+                batch.upsert(
+                    StoredDocument(
+                        kind: document.kind.rawValue, id: document.id, deviceId: document.deviceId,
+                        bundleId: document.bundleId, state: document.state, body: body.serialized()))
+            } else {
+                batch.deleteDocument(kind: document.kind.rawValue, id: document.id)
+            }
+        }
+        for event in effects.events {
+            batch.append(
+                StoredEvent(
+                    seq: Int64(event.seq), type: event.type.rawValue, at: event.at, deviceId: event.deviceId,
+                    bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
+                    data: event.data.serialized()))
+        }
+        for record in effects.pushRecords {
+            batch.append(
+                PushLogEntry(
+                    apnsId: record.apnsId, uniqueId: record.uniqueId, token: record.token, channelId: record.channelId,
+                    bundleId: record.bundleId, receivedAt: record.receivedAt, record: record.json.serialized()))
+        }
+        if !effects.events.isEmpty { batch.setMeta(MetaKey.nextSeq, JSONValue.int(Int64(nextSeq)).serialized()) }
+        return batch
+    }
+}

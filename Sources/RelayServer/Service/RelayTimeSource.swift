@@ -1,0 +1,66 @@
+public import RelayCore
+import Synchronization
+
+/// The relay's clock: the system clock, or a virtual clock that stands still until moved
+/// (`POST /v1/clock`), advances at a chosen rate, never goes backwards and survives restarts.
+public final class RelayTimeSource: RelayClock, Sendable {
+    /// `system` or `virtual`.
+    public enum Mode: String, Sendable {
+        case system, virtual
+    }
+
+    public let mode: Mode
+    private let real: SystemClock
+    private let virtualClock: Mutex<VirtualClock>
+
+    /// A system clock.
+    public init() {
+        mode = .system
+        real = SystemClock()
+        virtualClock = Mutex(VirtualClock(startingAt: 0))
+    }
+
+    /// A virtual clock in the state `clock`.
+    public init(virtual clock: VirtualClock) {
+        mode = .virtual
+        real = SystemClock()
+        virtualClock = Mutex(clock)
+    }
+
+    public func now() -> UnixSeconds {
+        switch mode {
+        case .system: return real.now()
+        case .virtual: return virtualClock.withLock { $0.now(real: real.now()) }
+        }
+    }
+
+    /// The real time, whatever the mode (provider-token ages and churn follow it).
+    public func realNow() -> UnixSeconds { real.now() }
+
+    /// Seconds of relay time per real second.
+    public var rate: Double {
+        switch mode {
+        case .system: return 1
+        case .virtual: return virtualClock.withLock { $0.rate }
+        }
+    }
+
+    /// The virtual clock's state, for persisting.
+    public var virtualState: VirtualClock { virtualClock.withLock { $0 } }
+
+    /// Changes the virtual clock with `change`; the new state is returned for persisting.
+    public func change(_ change: (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void) throws(ClockError) -> VirtualClock {
+        let realNow = real.now()
+        return try virtualClock.withLock { (clock: inout VirtualClock) throws(ClockError) -> VirtualClock in
+            var copy = clock
+            try change(&copy, realNow)
+            clock = copy
+            return copy
+        }
+    }
+
+    /// `{"now", "mode", "rate"}`.
+    public var json: JSONValue {
+        ["now": .number(now()), "mode": .string(mode.rawValue), "rate": .number(rate)]
+    }
+}

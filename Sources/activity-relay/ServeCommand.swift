@@ -1,0 +1,78 @@
+import Foundation
+import RelayCore
+import RelayNet
+import RelayServer
+import Synchronization
+
+/// `activity-relay serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]`:
+/// runs the relay until SIGTERM or SIGINT, then shuts down gracefully (stops accepting, sends
+/// GOAWAY, lets in-flight requests finish) and exits 0. Bad flags or config: one line, exit 2.
+enum ServeCommand {
+    static func run(_ arguments: [String]) -> Int32 {
+        let configuration: RelayConfiguration
+        do {
+            configuration = try RelayConfiguration.parse(arguments: arguments)
+        } catch {
+            Terminal.fail(error.description)
+        }
+        RelayLog.setLevel(RelayLog.Level(name: configuration.logLevel.rawValue) ?? .info)
+        let directory: DataDirectory
+        let keyring: ProviderKeyring
+        do {
+            directory = try DataDirectory.prepare(configuration)
+            keyring = try ProviderKeyring(configuration: configuration, developmentKey: directory.devProviderKey)
+        } catch {
+            Terminal.fail("activity-relay serve: \(error)")
+        }
+        for warning in directory.warnings { RelayLog.warning("data.warning", ["message": warning]) }
+        // Signals are blocked before any other thread starts, so every thread inherits the mask and
+        // SIGTERM/SIGINT reach the signalfd instead of killing the process mid-commit.
+        let started = Mutex<RelayRuntime?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let watcher: SignalWatcher
+        do {
+            let signalLoop = try EventLoop(name: "relay-signals")
+            watcher = try SignalWatcher(loop: signalLoop) { signal in
+                RelayLog.info("relay.shutdown", ["signal": String(signal)])
+                guard let runtime = started.withLock({ $0 }) else { exit(0) }
+                Thread.detachNewThread {
+                    runtime.shutdown(gracePeriod: 10)
+                    done.signal()
+                }
+            }
+        } catch {
+            Terminal.fail("activity-relay serve: cannot watch signals: \(error)")
+        }
+        var options = RelayRuntime.Options(
+            certificatePath: directory.certificatePath, privateKeyPath: directory.privateKeyPath,
+            databasePath: directory.databasePath,
+            routeSettings: RouteSettings(adminKey: directory.adminKey, keyring: keyring, stream: configuration.stream))
+        options.host = configuration.listen.host
+        options.port = configuration.listen.port
+        options.clockMode = configuration.clock == .virtual ? .virtual : .system
+        options.threads = configuration.threads
+        options.rules = configuration.rules
+        options.httpLimits = configuration.http
+        options.httpLimits.streamBufferBytes = configuration.stream.bufferBytes
+        options.serverLimits = configuration.http.serverLimits
+        options.retention = RelayService.Retention(events: configuration.retention.events, pushes: configuration.retention.pushes)
+        let runtime: RelayRuntime
+        do {
+            runtime = try RelayRuntime.start(options)
+        } catch {
+            Terminal.fail("activity-relay serve: cannot start on \(configuration.listen): \(error)")
+        }
+        RelayLog.info(
+            "relay.listening",
+            [
+                "address": "\(configuration.listen.host):\(runtime.port)", "clock": options.clockMode.rawValue,
+                "threads": String(options.threads), "keys": keyring.keyIDs.joined(separator: ","),
+            ])
+        for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
+        started.withLock { $0 = runtime }
+        done.wait()
+        watcher.stop()
+        RelayLog.info("relay.stopped")
+        return 0
+    }
+}

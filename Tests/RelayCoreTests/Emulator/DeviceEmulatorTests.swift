@@ -1,0 +1,110 @@
+import RelayCore
+import XCTest
+
+/// The emulator's wiring of the core: tokens, restore, channels and the order of timed transitions.
+final class DeviceEmulatorTests: XCTestCase {
+    private let start: UnixSeconds = 1_767_225_600
+    private let bundle = "com.example.app"
+
+    private func emulator() -> DeviceEmulator {
+        DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: start)
+    }
+
+    private func push(_ token: String, topic: String? = nil, _ aps: JSONValue, priority: String = "10") -> LiveActivityPushRequest? {
+        let payload: JSONValue = ["aps": aps]
+        let headers: [(name: String, value: String)] = [
+            ("apns-push-type", "liveactivity"), ("apns-topic", topic ?? bundle + ".push-type.liveactivity"),
+            ("apns-priority", priority),
+        ]
+        return try? LiveActivityPushRequest.validate(
+            method: "POST", path: "/3/device/" + token, headers: APNsHeaderFields(headers), body: payload.serialized(),
+            parseJSON: { try JSONValue(parsing: $0) }, authenticate: { _ in nil }, authorizeBundle: { _ in nil }
+        ).get()
+    }
+
+    private func context() -> PushContext { PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: .null) }
+
+    private func startActivity(_ emulator: inout DeviceEmulator, device: String, token: Bool = true, channel: String? = nil) throws -> LiveActivity {
+        var body: JSONValue = [
+            "deviceId": .string(device), "bundleId": .string(bundle), "attributesType": "A", "attributes": [:],
+            "contentState": ["n": 0],
+        ]
+        if case .object(var members) = body {
+            if token { members["pushType"] = "token" }
+            if let channel { members["pushType"] = ["channel": .string(channel)] }
+            body = .object(members)
+        }
+        return try emulator.startActivity(body: body, at: start)
+    }
+
+    func testUnknownTokenAndOtherAppsTokenAreRefusedAsAPNsWould() throws {
+        var emulator = emulator()
+        let device = emulator.createDevice(keyHash: "h", at: start)
+        let activity = try startActivity(&emulator, device: device.id)
+        let update: JSONValue = ["event": "update", "timestamp": .number(start), "content-state": ["n": 1]]
+        let unknown = emulator.deliver(try XCTUnwrap(push(String(repeating: "ab", count: 32), update)), context: context(), at: start)
+        XCTAssertEqual(unknown.error?.reason, .badDeviceToken)
+        let token = try XCTUnwrap(activity.pushToken)
+        let other = emulator.deliver(
+            try XCTUnwrap(push(token, topic: "com.other.app.push-type.liveactivity", update)), context: context(), at: start)
+        XCTAssertEqual(other.error?.reason, .deviceTokenNotForTopic)
+        let good = emulator.deliver(try XCTUnwrap(push(token, update)), context: context(), at: start)
+        XCTAssertNil(good.error)
+        XCTAssertEqual(good.record.outcome, .applied)
+        XCTAssertEqual(emulator.activities[activity.id]?.contentState, ["n": 1])
+    }
+
+    func testRestoreFromDocumentsGivesTheSameStateAndTimeline() throws {
+        var original = emulator()
+        let created = original.createDevice(keyHash: "h", at: start)
+        let activity = try startActivity(&original, device: created.id)
+        _ = try original.scheduleAlarm(
+            body: [
+                "deviceId": .string(created.id), "bundleId": .string(bundle), "countdownDuration": ["preAlert": 600],
+                "presentation": ["alert": ["title": "t"]],
+            ], at: start)
+        var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        var latest: [String: DocumentWrite] = [:]
+        for write in original.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
+        for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
+        var restored = try DeviceEmulator.restore(
+            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: start, nextSeq: original.nextSeq, documents: documents)
+        XCTAssertEqual(restored.activities[activity.id]?.json, original.activities[activity.id]?.json)
+        XCTAssertEqual(restored.alarms.count, 1)
+        original.advance(to: start + 9 * 3600)
+        restored.advance(to: start + 9 * 3600)
+        XCTAssertEqual(
+            original.takeEffects().events.map { "\($0.seq) \($0.type) \($0.at)" },
+            restored.takeEffects().events.map { "\($0.seq) \($0.type) \($0.at)" })
+        let update: JSONValue = ["event": "update", "timestamp": .number(start), "content-state": ["n": 1]]
+        let afterEnd = restored.deliver(
+            try XCTUnwrap(push(try XCTUnwrap(activity.pushToken), update)), context: context(), at: start + 9 * 3600)
+        XCTAssertEqual(afterEnd.error?.reason, .unregistered)
+        XCTAssertEqual(afterEnd.error?.timestamp, start + 8 * 3600)
+    }
+
+    func testStoredBroadcastReachesActivitiesThatJoinLater() throws {
+        var emulator = emulator()
+        let device = emulator.createDevice(keyHash: "h", at: start)
+        let channel = try emulator.createChannel(bundleId: bundle, policy: .mostRecentMessageStored, at: start).get()
+        let headers: [(name: String, value: String)] = [
+            ("apns-push-type", "liveactivity"), ("apns-channel-id", channel.id), ("apns-priority", "10"),
+        ]
+        let payload: JSONValue = ["aps": ["event": "update", "timestamp": .number(start), "content-state": ["n": 42]]]
+        let channels = emulator.channels
+        let request = try BroadcastPushRequest.validate(
+            method: "POST", path: "/4/broadcasts/apps/" + bundle, headers: APNsHeaderFields(headers),
+            body: payload.serialized(), parseJSON: { try JSONValue(parsing: $0) }, authorize: { _, _ in nil },
+            storagePolicy: { id, _ in channels[id.rawValue].map { MessageStoragePolicy(rawValue: $0.storagePolicy) } }
+        ).get()
+        let early = try startActivity(&emulator, device: device.id, token: false, channel: channel.id)
+        let result = emulator.deliverBroadcast(request, context: context(), at: start + 60)
+        XCTAssertEqual(result.record.outcome, .broadcast)
+        XCTAssertEqual(emulator.activities[early.id]?.contentState, ["n": 42])
+        var late = try startActivity(&emulator, device: device.id, token: false, channel: channel.id)
+        late = try emulator.activity(late.id)
+        XCTAssertEqual(late.contentState, ["n": 42], "a policy-1 channel's last message reaches a late joiner")
+        _ = try emulator.deleteChannel(channel.id, bundleId: bundle, at: start + 120).get()
+        XCTAssertEqual(emulator.channelIDs(bundleId: bundle), [])
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import RelayTestKit
+import XCTest
+
+/// `activity-relay serve`, `token` and `simulate` as a user runs them.
+final class CommandLineTests: XCTestCase {
+    func testServeCreatesItsDataDirAnswersAndStopsCleanlyOnSIGTERM() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        let port = try RelayBinary.freePort()
+        let relay = try RelayBinary.serve(data: data, port: port)
+        for name in ["tls-cert.pem", "tls-key.pem", "admin-key", "dev-provider-key.p8", "relay.sqlite"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/" + name), name)
+        }
+        let attributes = try FileManager.default.attributesOfItem(atPath: data + "/admin-key")
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data])
+        XCTAssertEqual(token.status, 0)
+        XCTAssertEqual(token.stdout.split(separator: ".").count, 3, "a JWT has three parts")
+        kill(relay.processIdentifier, SIGTERM)
+        let outcome = try relay.wait(timeout: 20)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("relay.listening"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("curl --cacert"), "startup says how to reach it")
+        XCTAssertTrue(outcome.stderr.contains("relay.stopped"), outcome.stderr)
+    }
+
+    func testBadFlagsAreOneLineAndExitStatus2() throws {
+        for arguments in [["--listen", "nope"], ["--threads", "0"], ["--clock", "sundial"], ["--bogus"]] {
+            let outcome = try ChildProcess.run([RelayBinary.path, "serve"] + arguments)
+            XCTAssertEqual(outcome.status, 2, arguments.joined(separator: " "))
+            XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        }
+    }
+
+    func testSimulatePrintsATimelineAndExitsZero() throws {
+        let scenario = Fixtures.repositoryRoot.appendingPathComponent("fixtures/scenarios/kitchen-timer.json").path
+        let text = try ChildProcess.run([RelayBinary.path, "simulate", scenario])
+        XCTAssertEqual(text.status, 0, text.stderr)
+        XCTAssertTrue(text.stdout.contains("expectations: 15 of 15 met"), text.stdout)
+        let json = try ChildProcess.run([RelayBinary.path, "simulate", scenario, "--json"])
+        XCTAssertEqual(json.status, 0)
+        XCTAssertTrue(json.stdout.hasPrefix("{"), json.stdout)
+    }
+
+    func testMalformedScenarioIsOneLineNamingThePathAndExitStatus2() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        try Data(#"{"devices": [{"name": "phone"}], "steps": [{"at": "soon", "do": "advance"}]}"#.utf8).write(to: file)
+        let outcome = try ChildProcess.run([RelayBinary.path, "simulate", file.path])
+        XCTAssertEqual(outcome.status, 2)
+        XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("steps[0].at"), outcome.stderr)
+        let notJSON = try ChildProcess.run([RelayBinary.path, "simulate", "/dev/null"])
+        XCTAssertEqual(notJSON.status, 2)
+    }
+}

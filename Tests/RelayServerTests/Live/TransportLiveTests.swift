@@ -1,0 +1,100 @@
+import Foundation
+import RelayNet
+import RelayServer
+import RelayTestKit
+import XCTest
+
+/// The listener driven by independent clients: curl over both HTTP versions, the Python `h2`
+/// conformance suite, h2load, and peers that stall.
+final class TransportLiveTests: XCTestCase {
+    private var relay: LiveRelay!
+
+    override func setUpWithError() throws {
+        relay = try LiveRelay(extraRoutes: [EchoRoutes()]) { options in
+            options.httpLimits.headerReadTimeout = 1
+            options.serverLimits.handshakeTimeout = 1
+        }
+    }
+
+    override func tearDown() {
+        relay?.stop()
+        relay = nil
+    }
+
+    func testCurlOverHTTP2AndHTTP1VerifiesTheGeneratedCertificate() throws {
+        for (flag, version) in [("--http2", "2"), ("--http1.1", "1.1")] {
+            let outcome = try relay.curl([flag, "-w", "\\n%{http_version} %{http_code}", "\(relay.base)/healthz"])
+            XCTAssertEqual(outcome.status, 0, outcome.stderr)
+            XCTAssertTrue(outcome.stdout.contains("\"status\":\"ok\""), outcome.stdout)
+            XCTAssertTrue(outcome.stdout.hasSuffix("\(version) 200"), outcome.stdout)
+        }
+        let untrusted = try ChildProcess.run(["curl", "-sS", "--max-time", "10", "\(relay.base)/healthz"])
+        XCTAssertEqual(untrusted.status, 60, "curl must refuse the certificate without --cacert")
+    }
+
+    func testUnknownPathIsJSON404() throws {
+        let outcome = try relay.curl(["--http2", "-w", " %{http_code}", "\(relay.base)/nowhere"])
+        XCTAssertTrue(outcome.stdout.hasSuffix(" 404"), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains("\"error\":\"notFound\""), outcome.stdout)
+    }
+
+    func testPythonH2ConformanceSuitePasses() throws {
+        let outcome = try ChildProcess.run(
+            [
+                "python3", Fixtures.path("h2_conformance.py"), "--host", "127.0.0.1", "--port", String(relay.port),
+                "--cafile", relay.caPath, "--path", "/bytes", "--post-path", "/echo",
+            ], timeout: 120)
+        XCTAssertEqual(outcome.status, 0, outcome.stdout + outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains(" passed, 0 failed"), outcome.stdout)
+    }
+
+    func testH2LoadTwentyConnectionsFiftyStreamsNoFailures() throws {
+        let outcome = try ChildProcess.run(
+            ["h2load", "-n", "2000", "-c", "20", "-m", "50", "\(relay.base)/healthz"], timeout: 120)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertTrue(outcome.stdout.contains("2000 succeeded, 0 failed, 0 errored"), outcome.stdout)
+    }
+
+    func testHTTP1BodyOverLimitIs413() throws {
+        let body = String(repeating: "a", count: 70_000)
+        let outcome = try relay.curl(
+            ["--http1.1", "-w", " %{http_code}", "-H", "content-type: text/plain", "--data-binary", body, "\(relay.base)/echo"])
+        XCTAssertTrue(outcome.stdout.hasSuffix(" 413"), outcome.stdout)
+    }
+
+    func testSlowHeaderSenderIsCutOffAndOthersAreServed() throws {
+        let script = """
+            import socket, ssl, sys, time
+            ctx = ssl.create_default_context(cafile=sys.argv[2])
+            ctx.set_alpn_protocols(["http/1.1"])
+            s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            s.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: localhost\\r\\n")
+            start = time.time()
+            s.settimeout(10)
+            data = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk: break
+                data += chunk
+            print(round(time.time() - start, 1), data.split(b"\\r\\n")[0].decode())
+            """
+        let slow = try ChildProcess(["python3", "-c", script, String(relay.port), relay.caPath])
+        let healthy = try relay.curl(["--http2", "\(relay.base)/healthz"])
+        XCTAssertEqual(healthy.status, 0)
+        slow.closeInput()
+        let outcome = try slow.wait(timeout: 20)
+        XCTAssertTrue(outcome.stdout.contains("408"), outcome.stdout + outcome.stderr)
+    }
+
+    func testStalledHandshakeIsClosed() throws {
+        let script = """
+            import socket, sys, time
+            s = socket.create_connection(("127.0.0.1", int(sys.argv[1])))
+            s.settimeout(10)
+            start = time.time()
+            print("closed" if s.recv(1) == b"" else "data", round(time.time() - start, 1))
+            """
+        let outcome = try ChildProcess.run(["python3", "-c", script, String(relay.port)], timeout: 20)
+        XCTAssertTrue(outcome.stdout.hasPrefix("closed"), outcome.stdout + outcome.stderr)
+    }
+}

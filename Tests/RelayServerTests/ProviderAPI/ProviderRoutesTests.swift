@@ -1,0 +1,92 @@
+import Foundation
+import RelayCore
+import RelayHTTP
+import XCTest
+
+@testable import RelayServer
+
+/// The provider routes' pieces in process: which paths they own, the HTTP/1.1 answer, the push
+/// log's query and what the log keeps of request headers.
+final class ProviderRoutesTests: XCTestCase {
+    private var service: RelayService!
+    private var directory: URL!
+
+    override func setUpWithError() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("routes-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        service = try RelayService.open(
+            path: directory.appendingPathComponent("relay.sqlite").path, rules: .defaults, clockMode: .system,
+            ids: SecureIdentifiers())
+    }
+
+    override func tearDown() {
+        service?.store.close()
+        if let directory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    func testOwnsTheProviderPrefixesOnly() {
+        let routes = ProviderRoutes(service: service, keyring: ProviderKeyring(keys: []))
+        let owned = ["/3/device/ab", "/3/", "/3", "/1/apps/x/channels", "/4/broadcasts/apps/x", "/3/anything"]
+        let others = ["/v1/pushes", "/healthz", "/30/device", "/", "/v1/3/device"]
+        for path in owned { XCTAssertTrue(routes.owns(path), path) }
+        for path in others { XCTAssertFalse(routes.owns(path), path) }
+        let auth = AppAuth(adminKey: AdminKey("admin-key-0123456789")!, service: service)
+        XCTAssertTrue(PushLogRoutes(service: service, auth: auth).owns("/v1/pushes"))
+        XCTAssertFalse(PushLogRoutes(service: service, auth: auth).owns("/v1/pushes/1"))
+    }
+
+    func testOverHTTP1EveryProviderPathIs505() throws {
+        let routes = ProviderRoutes(service: service, keyring: ProviderKeyring(keys: []))
+        for path in ["/3/device/abcd", "/1/apps/com.example.app/channels", "/4/broadcasts/apps/com.example.app"] {
+            let request = ServerRequest(
+                request: HTTPRequest(method: "POST", path: path), context: ConnectionContext(httpVersion: "http/1.1"))
+            let answered = expectation(description: path)
+            routes.handle(request) { response in
+                guard case .full(let full) = response else { return XCTFail("a full response") }
+                XCTAssertEqual(full.status, 505)
+                XCTAssertEqual(full.headers["content-type"], "application/json")
+                XCTAssertEqual(try? JSONValue(parsing: full.body)["reason"], "HTTPVersionNotSupported")
+                answered.fulfill()
+            }
+            wait(for: [answered], timeout: 5)
+        }
+    }
+
+    func testPushLogQuery() throws {
+        let good = try PushLogQuery(
+            HTTPRequest(
+                method: "GET", path: "/v1/pushes",
+                query: "token=ABCD&apnsId=a&uniqueId=u&bundleId=b&channelId=c%2B1&limit=7&before=9"))
+        XCTAssertEqual(
+            good.filter, .init(token: "abcd", apnsId: "a", uniqueId: "u", channelId: "c+1", bundleId: "b"))
+        XCTAssertEqual(good.limit, 7)
+        XCTAssertEqual(good.before, 9)
+        XCTAssertEqual(
+            try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes")).limit, PushLogQuery.defaultLimit)
+        let refused: [(String, String)] = [
+            ("limit=0", "limit"), ("limit=1001", "limit"), ("limit=ten", "limit"), ("before=0", "before"),
+            ("apns-id=x", "apns-id"), ("token=" + String(repeating: "a", count: 513), "token"),
+        ]
+        for (query, parameter) in refused {
+            XCTAssertThrowsError(try PushLogQuery(HTTPRequest(method: "GET", path: "/v1/pushes", query: query)), query)
+            {
+                XCTAssertEqual(($0 as? PushLogQuery.Problem)?.parameter, parameter, query)
+            }
+        }
+    }
+
+    func testLoggedHeadersNeverHoldTheToken() {
+        let headers = HTTPHeaders([
+            ("authorization", "bearer secret.jwt.value"), ("apns-topic", "t"), ("x-dup", "1"), ("x-dup", "2"),
+        ])
+        let unverified = ProviderRequestRecord.headers(headers, token: nil)
+        XCTAssertEqual(unverified, ["authorization": "(redacted)", "apns-topic": "t", "x-dup": "1, 2"])
+        let token = ProviderToken(
+            raw: "secret.jwt.value", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, signingInput: [], signature: [])
+        XCTAssertEqual(
+            ProviderRequestRecord.headers(headers, token: token)["authorization"],
+            "bearer (redacted; kid=K iss=T iat=1700000000)")
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
+        XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import RelayCore
+import XCTest
+
+/// `GET /v1/pushes` over the live relay: newest first, every filter, paging, and what the admin
+/// key and a device key each see.
+final class PushLogLiveTests: XCTestCase {
+    private var provider: ProviderRelay!
+
+    override func setUpWithError() throws { provider = try ProviderRelay() }
+
+    override func tearDown() {
+        provider?.stop()
+        provider = nil
+    }
+
+    /// `curl` GET of `/v1/pushes?query`; the status and the JSON body.
+    private func get(_ query: String, key: String?, http1: Bool = false) throws -> (Int, [String: Any]) {
+        var arguments = [http1 ? "--http1.1" : "--http2", "-w", "\n%{http_code}"]
+        if let key { arguments += ["-H", "authorization: bearer \(key)"] }
+        let outcome = try provider.relay.curl(arguments + ["\(provider.relay.base)/v1/pushes?\(query)"])
+        let lines = outcome.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        let status = Int(lines.last ?? "") ?? 0
+        let body = lines.dropLast().joined(separator: "\n")
+        let json = (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
+        return (status, json)
+    }
+
+    private func update(_ token: String, apnsID: String, jwt: String) -> [String: Any] {
+        H2Request(
+            path: "/3/device/\(token)",
+            headers: [
+                ("apns-topic", ProviderRelay.topic), ("authorization", "bearer \(jwt)"), ("apns-id", apnsID),
+            ],
+            body: #"{"aps":{"event":"update","timestamp":\#(ProviderRelay.now(minus: -1)),"content-state":{"n":1}}}"#
+        ).json
+    }
+
+    func testFiltersPagingAndWhoSeesWhat() throws {
+        let alice = try provider.makeDevice()
+        let bob = try provider.makeDevice()
+        let channel = try XCTUnwrap(
+            try provider.perform { emulator, now in
+                (try? emulator.createChannel(bundleId: ProviderRelay.bundle, policy: .noMessageStored, at: now).get())?
+                    .id
+            })
+        let aliceToken = try XCTUnwrap(try provider.startActivity(deviceId: alice.id).token)
+        _ = try provider.startActivity(deviceId: alice.id, channel: channel)
+        let bobToken = try XCTUnwrap(try provider.startActivity(deviceId: bob.id).token)
+        let jwt = try provider.devToken()
+        let ids = (0..<5).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+        let broadcast = H2Request(
+            path: "/4/broadcasts/apps/\(ProviderRelay.bundle)",
+            headers: [
+                ("authorization", "bearer \(jwt)"), ("apns-channel-id", channel), ("apns-push-type", "liveactivity"),
+                ("apns-priority", "5"), ("apns-request-id", ids[4]),
+            ],
+            body: #"{"aps":{"event":"update","timestamp":\#(ProviderRelay.now(minus: -1)),"content-state":{"n":2}}}"#)
+        let answers = try XCTUnwrap(
+            try provider.h2([
+                [
+                    "requests": [
+                        update(aliceToken, apnsID: ids[0], jwt: jwt), update(bobToken, apnsID: ids[1], jwt: jwt),
+                        update(aliceToken, apnsID: ids[2], jwt: jwt),
+                        update(String(repeating: "ee", count: 32), apnsID: ids[3], jwt: jwt), broadcast.json,
+                    ]
+                ]
+            ]).first?.answers)
+        XCTAssertEqual(answers.map(\.status), [200, 200, 200, 400, 200])
+        let admin = provider.data.adminKey.secret
+
+        let (status, all) = try get("", key: admin)
+        XCTAssertEqual(status, 200)
+        let items = try XCTUnwrap(all["items"] as? [[String: Any]])
+        XCTAssertEqual(items.compactMap { $0["apnsId"] as? String }, ids.reversed(), "newest first")
+        XCTAssertTrue(all["nextBefore"] is NSNull)
+
+        func apnsIDs(_ query: String, key: String? = nil) throws -> [String] {
+            let (status, body) = try get(query, key: key ?? admin)
+            XCTAssertEqual(status, 200, query)
+            return (body["items"] as? [[String: Any]] ?? []).compactMap { $0["apnsId"] as? String }
+        }
+        XCTAssertEqual(try apnsIDs("token=\(aliceToken)"), [ids[2], ids[0]])
+        XCTAssertEqual(try apnsIDs("token=\(aliceToken.uppercased())"), [ids[2], ids[0]], "tokens match in any case")
+        XCTAssertEqual(try apnsIDs("apnsId=\(ids[1])"), [ids[1]])
+        let uniqueID = try XCTUnwrap(answers[1].headers["apns-unique-id"])
+        XCTAssertEqual(try apnsIDs("uniqueId=\(uniqueID)"), [ids[1]])
+        XCTAssertEqual(try apnsIDs("bundleId=com.example.nothing"), [])
+        let encodedChannel = try XCTUnwrap(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
+        XCTAssertEqual(try apnsIDs("channelId=\(encodedChannel)"), [ids[4]])
+
+        let (_, page1) = try get("limit=2", key: admin)
+        XCTAssertEqual((page1["items"] as? [[String: Any]])?.compactMap { $0["apnsId"] as? String }, [ids[4], ids[3]])
+        let next = try XCTUnwrap(page1["nextBefore"] as? Int)
+        XCTAssertEqual(try apnsIDs("limit=2&before=\(next)"), [ids[2], ids[1]])
+
+        // A device key sees its own tokens and channels only.
+        XCTAssertEqual(try apnsIDs("", key: alice.key), [ids[4], ids[2], ids[0]])
+        XCTAssertEqual(try apnsIDs("", key: bob.key), [ids[1]])
+        XCTAssertEqual(try apnsIDs("token=\(aliceToken)", key: bob.key), [])
+        XCTAssertEqual(try apnsIDs("limit=1", key: alice.key), [ids[4]])
+
+        // The same over HTTP/1.1.
+        XCTAssertEqual(try get("apnsId=\(ids[0])", key: admin, http1: true).0, 200)
+    }
+
+    func testRefusals() throws {
+        XCTAssertEqual(try get("", key: nil).0, 401)
+        XCTAssertEqual(try get("", key: "not-a-key").1["error"] as? String, "unauthorized")
+        let admin = provider.data.adminKey.secret
+        for query in ["limit=0", "limit=1001", "limit=x", "before=-1", "apns-id=x"] {
+            let (status, body) = try get(query, key: admin)
+            XCTAssertEqual(status, 400, query)
+            XCTAssertEqual(body["error"] as? String, "invalid", query)
+        }
+        let post = try provider.relay.curl([
+            "--http2", "-w", "\n%{http_code}", "-X", "POST", "-H", "authorization: bearer \(admin)",
+            "\(provider.relay.base)/v1/pushes",
+        ])
+        XCTAssertTrue(post.stdout.hasSuffix("\n405"), post.stdout)
+    }
+}

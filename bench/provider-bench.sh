@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Live Activity pushes per second through the provider API, against nginx on the same machine.
+#
+# Starts `activity-relay serve` (release build) on loopback with a fresh data directory, creates
+# COUNT activities with update push tokens through the app API, then sends N pushes with h2load
+# over HTTP/2 (C connections, M streams each, one valid provider JWT, the tokens in turn via a URI
+# list). Every push must get a 200, which the relay sends only after the push is committed to its
+# database (so each is durable and in the push log). Then the same load goes to Debian's nginx
+# (TLS + HTTP/2, `return 200` on /3/device/, same certificate, same number of workers as relay
+# threads), and the script prints both rates and their ratio.
+#
+#   bench/provider-bench.sh                  # N=20000 C=8 M=32 COUNT=1000 THREADS=2
+#   N=50000 C=16 M=64 bench/provider-bench.sh
+#
+# Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), RELAY (path of the
+# activity-relay binary; default .build/release/activity-relay, built if missing), KEEP=1 keeps the
+# work directory (logs, config). Needs h2load (nghttp2-client), nginx, python3, curl.
+# Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
+set -euo pipefail
+
+N=${N:-20000}
+C=${C:-8}
+M=${M:-32}
+COUNT=${COUNT:-1000}
+THREADS=${THREADS:-2}
+WARMUP=${WARMUP:-2000}
+BUNDLE=com.example.bench
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+RELAY=${RELAY:-$ROOT/.build/release/activity-relay}
+
+for tool in h2load nginx python3 curl; do
+    command -v "$tool" >/dev/null || { echo "provider-bench: $tool is required" >&2; exit 1; }
+done
+if [ ! -x "$RELAY" ]; then
+    echo "provider-bench: building $RELAY (swift build -c release)" >&2
+    (cd "$ROOT" && swift build -c release --product activity-relay >&2)
+fi
+
+WORK=$(mktemp -d /tmp/provider-bench.XXXXXX)
+chmod 755 "$WORK"
+DATA=$WORK/data
+RELAY_PID=""
+NGINX_PID=""
+cleanup() {
+    [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
+    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
+    if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+free_port() { python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"; }
+
+wait_for() { # URL CAFILE
+    for _ in $(seq 1 100); do
+        [ "$(curl -s -o /dev/null -w '%{http_code}' --cacert "$2" "$1" || true)" != 000 ] && return 0
+        sleep 0.1
+    done
+    echo "provider-bench: nothing answers at $1" >&2
+    return 1
+}
+
+# --- the relay --------------------------------------------------------------------------------
+RELAY_PORT=$(free_port)
+cat > "$WORK/relay.json" <<JSON
+{
+  "threads": $THREADS,
+  "logLevel": "info",
+  "rules": {
+    "updateBudgetPerHour": 1000000,
+    "tokenBurst": { "capacity": 1000000, "refillInterval": 1 }
+  }
+}
+JSON
+"$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
+RELAY_PID=$!
+wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
+
+python3 "$HERE/provider/make_activities.py" --base "https://127.0.0.1:$RELAY_PORT" --cafile "$DATA/tls-cert.pem" \
+    --admin-key "$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
+JWT=$("$RELAY" token --data "$DATA")
+TIMESTAMP=$(( $(date +%s) + 60 ))
+printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,"status":"on its way","eta":"12:40"}}}' \
+    "$TIMESTAMP" > "$WORK/payload.json"
+
+# --- nginx ------------------------------------------------------------------------------------
+NGINX_PORT=$(free_port)
+mkdir -p "$WORK"/nginx-{body,proxy,fastcgi,uwsgi,scgi}
+chmod 777 "$WORK"/nginx-*
+sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cert.pem|g" \
+    -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/provider/nginx.conf.template" > "$WORK/nginx.conf"
+nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
+NGINX_PID=$!
+wait_for "https://localhost:$NGINX_PORT/" "$DATA/tls-cert.pem"
+sed "s|https://127.0.0.1:$RELAY_PORT|https://127.0.0.1:$NGINX_PORT|" "$WORK/relay-uris.txt" > "$WORK/nginx-uris.txt"
+
+# --- load -------------------------------------------------------------------------------------
+run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx
+    local out
+    out=$(h2load -n "$3" -c "$C" -m "$M" -i "$2" -d "$WORK/payload.json" \
+        -H "apns-topic: $BUNDLE.push-type.liveactivity" -H "apns-push-type: liveactivity" \
+        -H "apns-priority: 10" -H "authorization: bearer $JWT" 2>&1)
+    echo "$out" > "$WORK/h2load-$1.txt"
+    if ! grep -q "status codes: $3 2xx" <<<"$out"; then
+        echo "provider-bench: $1: not every request got a 2xx:" >&2
+        grep -E '^(requests|status codes):' <<<"$out" >&2
+        return 1
+    fi
+    grep -oE 'finished in [0-9.]+m?s, [0-9.]+ req/s' <<<"$out" | awk '{print $4}'
+}
+
+run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
+run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
+RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
+NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
+
+# Every push the relay answered was logged after its commit, with its status.
+ACCEPTED=$(grep -c ' INFO push .* status=200 ' "$WORK/relay.log" || true)
+EXPECTED=$((WARMUP + N))
+if [ "$ACCEPTED" -ne "$EXPECTED" ]; then
+    echo "provider-bench: the relay logged $ACCEPTED accepted pushes, expected $EXPECTED" >&2
+    exit 1
+fi
+LAST=$(curl -s --cacert "$DATA/tls-cert.pem" -H "authorization: Bearer $(cat "$DATA/admin-key")" \
+    "https://localhost:$RELAY_PORT/v1/pushes?limit=1")
+grep -q '"status":200' <<<"$LAST" || { echo "provider-bench: push log: $LAST" >&2; exit 1; }
+
+echo "pushes: $N to $COUNT tokens over $C connections x $M streams, $THREADS threads/workers, $(nproc) cores"
+echo "activity-relay: $RELAY_RATE req/s (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
+echo "nginx return 200: $NGINX_RATE req/s"
+awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
