@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The settings every benchmark target shares, as the root package's targets do.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 /// Benchmarks live in their own package so that the relay itself never depends on them.
 let package = Package(
     name: "ActivityRelayBench",
@@ -28,9 +34,10 @@ let package = Package(
         .executableTarget(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-            ])
+            swiftSettings: settings),
+        .executableTarget(
+            name: "bench-core",
+            dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
+            swiftSettings: settings),
     ]
 )
