@@ -1,6 +1,12 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// The settings every benchmark target shares, as the root package's targets do.
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
 /// Benchmarks live in their own package so that the relay itself never depends on them.
 let package = Package(
     name: "ActivityRelayBench",
@@ -18,16 +24,29 @@ let package = Package(
                 .product(name: "RelayHTTP", package: "ActivityRelay"),
                 .product(name: "RelayCore", package: "ActivityRelay"),
             ],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "bench-engine-server",
+            dependencies: [
+                .product(name: "RelayServer", package: "ActivityRelay"),
+                .product(name: "RelayHTTP", package: "ActivityRelay"),
+                .product(name: "RelayNet", package: "ActivityRelay"),
+            ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),
                 .enableUpcomingFeature("InternalImportsByDefault"),
             ]),
+        // OpenSSL's own memory per idle session, measured without any server (C, links the system OpenSSL).
+        .executableTarget(
+            name: "bench-openssl-idle",
+            linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
         .executableTarget(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
-            swiftSettings: [
-                .enableUpcomingFeature("ExistentialAny"),
-                .enableUpcomingFeature("InternalImportsByDefault"),
-            ])
+            swiftSettings: settings),
+        .executableTarget(
+            name: "bench-core",
+            dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
+            swiftSettings: settings),
     ]
 )

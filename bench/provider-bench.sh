@@ -72,7 +72,7 @@ cat > "$WORK/relay.json" <<JSON
   }
 }
 JSON
-"$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
+${PROFILE:-} "$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
 RELAY_PID=$!
 wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
 

@@ -23,8 +23,9 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
         hex = String(decoding: digits, as: UTF8.self)
     }
 
+    /// `validatedHex` must be lowercase hex digits already.
     private init(validatedHex: String) {
-        hex = APNsASCII.lowercased(validatedHex)
+        hex = validatedHex
     }
 
     /// The token's bytes.
@@ -60,8 +61,16 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
                 APNsError(
                     .badDeviceToken, "device token is \(utf8.count) characters; at most \(maxBytes * 2) hex digits"))
         }
-        if let bad = utf8.firstIndex(where: { !APNsASCII.isHexDigit($0) }) {
-            let offset = utf8.distance(from: utf8.startIndex, to: bad)
+        // One pass: the first non-hex byte, and whether any digit is an uppercase letter.
+        let (badOffset, hasUppercase) = APNsASCII.withBytes(text) { bytes -> (Int?, Bool) in
+            var upper = false
+            for (offset, byte) in bytes.enumerated() {
+                guard APNsASCII.isHexDigit(byte) else { return (offset, upper) }
+                upper = upper || APNsASCII.isUppercaseHexLetter(byte)
+            }
+            return (nil, upper)
+        }
+        if let offset = badOffset {
             return .failure(
                 APNsError(
                     .badDeviceToken,
@@ -76,7 +85,7 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
                 APNsError(
                     .badDeviceToken, "device token is \(utf8.count / 2) bytes; tokens have at least \(minBytes)"))
         }
-        return .success(APNsDeviceToken(validatedHex: text))
+        return .success(APNsDeviceToken(validatedHex: hasUppercase ? APNsASCII.lowercased(text) : text))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -9,7 +9,12 @@ public struct APNsHeaderFields: Sendable {
 
     /// Wraps pairs; names are lowercased.
     public init(_ fields: [(name: String, value: String)]) {
-        self.fields = fields.map { (APNsASCII.lowercased($0.name), $0.value) }
+        // HTTP/2 names arrive lowercase: keep the array as it is rather than copy it.
+        if fields.allSatisfy({ !APNsASCII.hasUppercase($0.name) }) {
+            self.fields = fields
+        } else {
+            self.fields = fields.map { (APNsASCII.lowercased($0.name), $0.value) }
+        }
     }
 
     /// The first value of `name` (lowercase), or nil.
@@ -22,6 +27,13 @@ public struct APNsHeaderFields: Sendable {
     /// with `DuplicateHeaders`.
     public func firstDuplicateName() -> String? {
         if fields.count < 2 { return nil }
+        // A push carries a handful of headers: comparing pairs beats hashing every name into a set.
+        if fields.count <= 16 {
+            for later in 1..<fields.count {
+                for earlier in 0..<later where fields[earlier].name == fields[later].name { return fields[later].name }
+            }
+            return nil
+        }
         var seen = Set<String>(minimumCapacity: fields.count)
         for field in fields where !seen.insert(field.name).inserted { return field.name }
         return nil

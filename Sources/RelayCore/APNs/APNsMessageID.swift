@@ -15,7 +15,9 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
     public var description: String { rawValue }
 
     /// True when every hex letter is lowercase, as Apple documents.
-    public var isCanonicalLowercase: Bool { !rawValue.utf8.contains(where: APNsASCII.isUppercaseHexLetter) }
+    public var isCanonicalLowercase: Bool {
+        !APNsASCII.withBytes(rawValue) { $0.contains(where: APNsASCII.isUppercaseHexLetter) }
+    }
 
     /// A lowercase UUID from 16 random bytes (the caller supplies the randomness), with the
     /// version-4 and variant bits set. Missing bytes count as zero; bytes past 16 are ignored.
@@ -48,15 +50,16 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
 
     /// 36 bytes: hex digits with hyphens at offsets 8, 13, 18 and 23.
     static func isCanonicalForm(_ value: String) -> Bool {
-        let utf8 = value.utf8
-        guard utf8.count == 36 else { return false }
-        for (offset, byte) in utf8.enumerated() {
-            if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                guard byte == UInt8(ascii: "-") else { return false }
-            } else if !APNsASCII.isHexDigit(byte) {
-                return false
+        guard value.utf8.count == 36 else { return false }
+        return APNsASCII.withBytes(value) { bytes in
+            for (offset, byte) in bytes.enumerated() {
+                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+                    guard byte == UInt8(ascii: "-") else { return false }
+                } else if !APNsASCII.isHexDigit(byte) {
+                    return false
+                }
             }
+            return true
         }
-        return true
     }
 }

@@ -25,23 +25,40 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     }
 
     /// True when the topic ends in `.push-type.liveactivity`.
-    public var hasLiveActivitySuffix: Bool { rawValue.hasSuffix(Self.liveActivitySuffix) }
+    public var hasLiveActivitySuffix: Bool { APNsASCII.hasSuffix(rawValue, Self.liveActivitySuffixBytes) }
+
+    /// `liveActivitySuffix` as bytes.
+    private static let liveActivitySuffixBytes = Array(liveActivitySuffix.utf8)
 
     /// The bundle ID in front of `.push-type.liveactivity`, or nil without that suffix.
     public var liveActivityBundleID: String? {
         guard hasLiveActivitySuffix else { return nil }
-        return String(decoding: rawValue.utf8.dropLast(Self.liveActivitySuffix.utf8.count), as: UTF8.self)
+        return APNsASCII.slice(rawValue, 0..<rawValue.utf8.count - Self.liveActivitySuffixBytes.count)
     }
 
     /// The push-type suffix a topic carries (`.voip`, `.push-type.widgets`, ...), if any.
     public var pushTypeSuffix: String? {
-        if let range = rawValue.firstRange(of: ".push-type.") { return String(rawValue[range.lowerBound...]) }
-        for suffix in Self.legacySuffixes where rawValue.hasSuffix(suffix) { return suffix }
+        // A byte search for ASCII topics (all valid ones): `firstRange(of:)` goes through string
+        // processing and cost more than every other topic check together on the push path.
+        if APNsASCII.isASCII(rawValue) {
+            if let offset = APNsASCII.firstOffset(of: Self.pushTypeMarker, in: rawValue) {
+                return APNsASCII.slice(rawValue, offset..<rawValue.utf8.count)
+            }
+        } else if let range = rawValue.firstRange(of: ".push-type.") {
+            return String(rawValue[range.lowerBound...])
+        }
+        for (suffix, bytes) in Self.legacySuffixBytes where APNsASCII.hasSuffix(rawValue, bytes) { return suffix }
         return nil
     }
 
+    /// What starts every `.push-type.<type>` suffix, as bytes.
+    private static let pushTypeMarker = Array(".push-type.".utf8)
+
     /// Suffixes from before `.push-type.<type>` existed.
     static let legacySuffixes = [".voip", ".complication", ".pushkit.fileprovider"]
+
+    /// `legacySuffixes` with their bytes.
+    private static let legacySuffixBytes = legacySuffixes.map { ($0, Array($0.utf8)) }
 
     /// Checks the header value: empty is `MissingTopic` (the relay treats an empty header as an
     /// absent one); anything that is not a well-formed bundle ID, optionally followed by an Apple
@@ -81,19 +98,21 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;
     /// 1 to `maxLength` bytes.
     public static func isValidBundleID(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= maxLength else { return false }
-        var previousWasDot = true  // a leading dot is an empty component
-        for byte in utf8 {
-            if byte == UInt8(ascii: ".") {
-                if previousWasDot { return false }
-                previousWasDot = true
-            } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
-                previousWasDot = false
-            } else {
-                return false
+        let count = text.utf8.count
+        guard count > 0, count <= maxLength else { return false }
+        return APNsASCII.withBytes(text) { bytes in
+            var previousWasDot = true  // a leading dot is an empty component
+            for byte in bytes {
+                if byte == UInt8(ascii: ".") {
+                    if previousWasDot { return false }
+                    previousWasDot = true
+                } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                    previousWasDot = false
+                } else {
+                    return false
+                }
             }
+            return !previousWasDot
         }
-        return !previousWasDot
     }
 }

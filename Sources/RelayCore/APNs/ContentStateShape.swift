@@ -16,6 +16,8 @@ public enum ContentStateShape {
     /// its own, since an optional property may be sent as `null` or left out. An empty list means
     /// the shapes match.
     public static func differences(previous: [String: JSONValue], new: [String: JSONValue]) -> [String] {
+        // Almost every update keeps the shape; checking that first spares sorting keys and building paths.
+        if sameShape(previous, new, depth: 0) { return [] }
         var lines: [String] = []
         var omitted = 0
         compare(previous, new, path: "", depth: 0, into: &lines, omitted: &omitted)
@@ -61,6 +63,31 @@ public enum ContentStateShape {
             }
         default:
             break
+        }
+    }
+
+    /// True exactly when `compare` would record nothing: the same keys, each with the same type,
+    /// down to the same depth.
+    private static func sameShape(_ previous: [String: JSONValue], _ new: [String: JSONValue], depth: Int) -> Bool {
+        guard previous.count == new.count else { return false }
+        for (key, value) in new {
+            guard let old = previous[key], sameShape(old, value, depth: depth + 1) else { return false }
+        }
+        return true
+    }
+
+    private static func sameShape(_ previous: JSONValue, _ new: JSONValue, depth: Int) -> Bool {
+        switch (previous, new) {
+        case (.object(let old), .object(let added)):
+            return depth >= maxDepth || sameShape(old, added, depth: depth)
+        case (.array(let old), .array(let added)):
+            guard depth < maxDepth, let first = old.first, let second = added.first else { return true }
+            return sameShape(first, second, depth: depth + 1)
+        case (.null, .null), (.bool, .bool), (.string, .string), (.int, .int), (.int, .double), (.double, .int),
+            (.double, .double):
+            return true
+        default:
+            return false
         }
     }
 

@@ -2,21 +2,23 @@
 extension LiveActivityPayload {
     /// Hints about likely sender mistakes in this payload (not the device-side `issues`).
     public var hints: [APNsHint] {
+        // Checked one by one rather than over arrays of (key, value) pairs: this runs for every push,
+        // and almost always finds nothing, so it should allocate nothing.
         var hints: [APNsHint] = []
-        for (key, value) in [("timestamp", timestamp), ("stale-date", staleDate), ("dismissal-date", dismissalDate)] {
+        func milliseconds(_ key: String, _ value: Double?) {
             if let value, value > APNsHint.millisecondsThreshold {
                 hints.append(.millisecondsTimestamp(key: key, value: value))
             }
         }
-        let unknown = otherAPSKeys.keys.sorted()
-        if !unknown.isEmpty { hints.append(.unknownAPSKeys(unknown)) }
+        milliseconds("timestamp", timestamp)
+        milliseconds("stale-date", staleDate)
+        milliseconds("dismissal-date", dismissalDate)
+        if !otherAPSKeys.isEmpty { hints.append(.unknownAPSKeys(otherAPSKeys.keys.sorted())) }
         if event != .start {
-            for (key, present) in [
-                ("attributes-type", attributesType != nil), ("attributes", attributes != nil),
-                ("input-push-token", inputPushToken), ("input-push-channel", inputPushChannel != nil),
-            ] where present {
-                hints.append(.startOnlyKey(key, event: event))
-            }
+            if attributesType != nil { hints.append(.startOnlyKey("attributes-type", event: event)) }
+            if attributes != nil { hints.append(.startOnlyKey("attributes", event: event)) }
+            if inputPushToken { hints.append(.startOnlyKey("input-push-token", event: event)) }
+            if inputPushChannel != nil { hints.append(.startOnlyKey("input-push-channel", event: event)) }
         }
         if event != .end, dismissalDate != nil { hints.append(.dismissalDateNotOnEnd(event: event)) }
         return hints

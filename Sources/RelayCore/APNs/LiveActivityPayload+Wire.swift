@@ -21,33 +21,41 @@ extension LiveActivityPayload {
     /// Activity payload at all (see the type's documentation for the split between refusals and
     /// device-side issues).
     public static func parse(_ json: JSONValue) -> Result<LiveActivityPayload, LiveActivityPayloadError> {
-        guard case .object(var top) = json else {
+        guard case .object(let top) = json else {
             return .failure(
                 LiveActivityPayloadError(path: "", "the payload must be a JSON object, not \(json.typeName)"))
         }
-        guard let apsValue = top.removeValue(forKey: Key.aps), case .object(var aps) = apsValue else {
-            return .failure(
-                LiveActivityPayloadError(path: Key.aps, top.isEmpty ? "is missing" : "is missing or not an object"))
+        // Read in place: the caller usually keeps `json` (for the push log), so removing keys from
+        // these dictionaries would copy them.
+        let apsValue = top[Key.aps]
+        guard let apsValue, case .object(let apsMembers) = apsValue else {
+            let othersEmpty = top.count == (apsValue == nil ? 0 : 1)
+            return .failure(LiveActivityPayloadError(path: Key.aps, othersEmpty ? "is missing" : "is missing or not an object"))
         }
+        let aps = APSReader(members: apsMembers)
         do throws(LiveActivityPayloadError) {
-            guard let event = try string(&aps, Key.event) else {
+            guard let event = try aps.string(aps.event, Key.event) else {
                 throw LiveActivityPayloadError(path: "aps.\(Key.event)", "is missing; send start, update or end")
             }
             var payload = LiveActivityPayload(event: LiveActivityEvent(rawValue: event), timestamp: nil)
-            payload.timestamp = try number(&aps, Key.timestamp)
-            payload.contentState = try object(&aps, Key.contentState)
-            payload.staleDate = try number(&aps, Key.staleDate)
-            payload.dismissalDate = try number(&aps, Key.dismissalDate)
-            payload.relevanceScore = try number(&aps, Key.relevanceScore)
-            if let alert = aps.removeValue(forKey: Key.alert), !alert.isNull {
+            payload.timestamp = try aps.number(aps.timestamp, Key.timestamp)
+            payload.contentState = try aps.object(aps.contentState, Key.contentState)
+            payload.staleDate = try aps.number(aps.staleDate, Key.staleDate)
+            payload.dismissalDate = try aps.number(aps.dismissalDate, Key.dismissalDate)
+            payload.relevanceScore = try aps.number(aps.relevanceScore, Key.relevanceScore)
+            if let alert = aps.alert, !alert.isNull {
                 payload.alert = try LiveActivityAlert.parse(alert, path: "aps.\(Key.alert)").get()
             }
-            payload.attributesType = try string(&aps, Key.attributesType)
-            payload.attributes = try object(&aps, Key.attributes)
-            payload.inputPushToken = try flag(&aps, Key.inputPushToken)
-            payload.inputPushChannel = try string(&aps, Key.inputPushChannel)
-            payload.otherAPSKeys = aps
-            payload.customKeys = top
+            payload.attributesType = try aps.string(aps.attributesType, Key.attributesType)
+            payload.attributes = try aps.object(aps.attributes, Key.attributes)
+            payload.inputPushToken = try aps.flag(aps.inputPushToken, Key.inputPushToken)
+            payload.inputPushChannel = try aps.string(aps.inputPushChannel, Key.inputPushChannel)
+            payload.otherAPSKeys = aps.others
+            if top.count > 1 {
+                var custom = top
+                custom[Key.aps] = nil
+                payload.customKeys = custom
+            }
             return .success(payload)
         } catch {
             return .failure(error)
@@ -73,51 +81,82 @@ extension LiveActivityPayload {
         return .object(top)
     }
 
-    // MARK: - Typed readers; each removes its key from `aps`
+    /// The `aps` dictionary sorted into its ActivityKit keys and the rest, in one pass over its
+    /// members (a lookup per key would hash eleven keys for the five a push carries).
+    fileprivate struct APSReader {
+        var event: JSONValue?
+        var timestamp: JSONValue?
+        var contentState: JSONValue?
+        var staleDate: JSONValue?
+        var dismissalDate: JSONValue?
+        var relevanceScore: JSONValue?
+        var alert: JSONValue?
+        var attributesType: JSONValue?
+        var attributes: JSONValue?
+        var inputPushToken: JSONValue?
+        var inputPushChannel: JSONValue?
+        /// Members that are not ActivityKit keys.
+        var others: [String: JSONValue] = [:]
 
-    private static func string(_ aps: inout [String: JSONValue], _ key: String) throws(LiveActivityPayloadError)
-        -> String?
-    {
-        switch aps.removeValue(forKey: key) {
-        case nil, .null?: return nil
-        case .string(let text)?: return text
-        case let other?: throw LiveActivityPayloadError(path: "aps.\(key)", "must be a string, not \(other.typeName)")
-        }
-    }
-
-    private static func number(_ aps: inout [String: JSONValue], _ key: String) throws(LiveActivityPayloadError)
-        -> Double?
-    {
-        switch aps.removeValue(forKey: key) {
-        case nil, .null?: return nil
-        case let value?:
-            guard let number = value.doubleValue, number.isFinite else {
-                throw LiveActivityPayloadError(path: "aps.\(key)", "must be a number, not \(value.typeName)")
+        init(members: [String: JSONValue]) {
+            for (key, value) in members {
+                switch key {
+                case Key.event: event = value
+                case Key.timestamp: timestamp = value
+                case Key.contentState: contentState = value
+                case Key.staleDate: staleDate = value
+                case Key.dismissalDate: dismissalDate = value
+                case Key.relevanceScore: relevanceScore = value
+                case Key.alert: alert = value
+                case Key.attributesType: attributesType = value
+                case Key.attributes: attributes = value
+                case Key.inputPushToken: inputPushToken = value
+                case Key.inputPushChannel: inputPushChannel = value
+                default: others[key] = value
+                }
             }
-            return number
         }
-    }
 
-    private static func object(_ aps: inout [String: JSONValue], _ key: String) throws(LiveActivityPayloadError)
-        -> [String: JSONValue]?
-    {
-        switch aps.removeValue(forKey: key) {
-        case nil, .null?: return nil
-        case .object(let members)?: return members
-        case let other?: throw LiveActivityPayloadError(path: "aps.\(key)", "must be an object, not \(other.typeName)")
+        func string(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> String? {
+            switch value {
+            case nil, .null?: return nil
+            case .string(let text)?: return text
+            case let other?:
+                throw LiveActivityPayloadError(path: "aps.\(key)", "must be a string, not \(other.typeName)")
+            }
         }
-    }
 
-    /// Apple documents `1`; `0`, `true` and `false` are read as the flag they mean.
-    private static func flag(_ aps: inout [String: JSONValue], _ key: String) throws(LiveActivityPayloadError) -> Bool {
-        switch aps.removeValue(forKey: key) {
-        case nil, .null?: return false
-        case .bool(let flag)?: return flag
-        case let value?:
-            switch value.int64Value {
-            case 1?: return true
-            case 0?: return false
-            default: throw LiveActivityPayloadError(path: "aps.\(key)", "must be 1")
+        func number(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> Double? {
+            switch value {
+            case nil, .null?: return nil
+            case let value?:
+                guard let number = value.doubleValue, number.isFinite else {
+                    throw LiveActivityPayloadError(path: "aps.\(key)", "must be a number, not \(value.typeName)")
+                }
+                return number
+            }
+        }
+
+        func object(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> [String: JSONValue]? {
+            switch value {
+            case nil, .null?: return nil
+            case .object(let members)?: return members
+            case let other?:
+                throw LiveActivityPayloadError(path: "aps.\(key)", "must be an object, not \(other.typeName)")
+            }
+        }
+
+        /// Apple documents `1`; `0`, `true` and `false` are read as the flag they mean.
+        func flag(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> Bool {
+            switch value {
+            case nil, .null?: return false
+            case .bool(let flag)?: return flag
+            case let value?:
+                switch value.int64Value {
+                case 1?: return true
+                case 0?: return false
+                default: throw LiveActivityPayloadError(path: "aps.\(key)", "must be 1")
+                }
             }
         }
     }

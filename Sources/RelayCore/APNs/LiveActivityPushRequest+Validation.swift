@@ -34,6 +34,9 @@ extension LiveActivityPushRequest {
     /// The path prefix of device pushes.
     public static let pathPrefix = "/3/device/"
 
+    /// `pathPrefix` as bytes.
+    private static let pathPrefixBytes = Array(pathPrefix.utf8)
+
     /// Runs every check in order; `authenticate` receives the `authorization` header (nil when
     /// absent) after the path checks, `authorizeBundle` the bundle ID after the topic checks. Each
     /// returns nil to let the request through.
@@ -62,10 +65,10 @@ extension LiveActivityPushRequest {
         guard method == "POST" else {
             return .failure(APNsError(.methodNotAllowed, "\(APNsASCII.quoted(method)) is not allowed; pushes are POST"))
         }
-        guard path.hasPrefix(pathPrefix) else {
+        guard APNsASCII.hasPrefix(path, pathPrefixBytes) else {
             return .failure(APNsError(.badPath, "\(APNsASCII.quoted(path)) is not /3/device/<token>"))
         }
-        let tokenText = String(decoding: path.utf8.dropFirst(pathPrefix.utf8.count), as: UTF8.self)
+        let tokenText = APNsASCII.slice(path, pathPrefixBytes.count..<path.utf8.count)
         return APNsDeviceToken.parse(tokenText)
     }
 

@@ -1,17 +1,28 @@
-/// A min-heap of (time, subject) deadlines with lazy invalidation: scheduling a subject again
-/// supersedes its earlier entry, which is skipped when it surfaces.
+/// A min-heap of (time, subject) deadlines, one per subject: scheduling a subject again moves its
+/// entry, and among equal times the subject scheduled earlier comes first.
 ///
 /// The emulator uses it to find the next timed transition among thousands of activities and
-/// alarms without scanning them all.
+/// alarms without scanning them all. Every change to an activity reschedules it, so entries are
+/// updated in place (each subject has a slot that knows its heap position) rather than added
+/// anew: the heap stays as large as the number of subjects, and finding the earliest deadline
+/// never skips superseded entries.
 public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private struct Entry: Sendable {
         var time: UnixSeconds
+        /// When it was last scheduled; breaks ties between equal times.
         var order: UInt64
-        var subject: Subject
+        /// Index into `subjects` and `positions`.
+        var slot: Int
     }
 
     private var heap: [Entry] = []
-    private var current: [Subject: UInt64] = [:]
+    /// Each subject's slot.
+    private var slots: [Subject: Int] = [:]
+    /// Per slot: the subject, nil when the slot is free.
+    private var subjects: [Subject?] = []
+    /// Per slot: the index of its entry in `heap`.
+    private var positions: [Int] = []
+    private var freeSlots: [Int] = []
     private var counter: UInt64 = 0
 
     public init() {}
@@ -19,44 +30,71 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     /// Sets (or clears, with nil) the deadline of `subject`.
     public mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
         guard let time else {
-            current[subject] = nil
+            if let slot = slots.removeValue(forKey: subject) { remove(at: positions[slot]) }
             return
         }
         counter += 1
-        current[subject] = counter
-        heap.append(Entry(time: time, order: counter, subject: subject))
+        if let slot = slots[subject] {
+            let index = positions[slot]
+            let old = heap[index]
+            heap[index].time = time
+            heap[index].order = counter
+            if less(heap[index], old) { siftUp(index) } else { siftDown(index) }
+            return
+        }
+        let slot: Int
+        if let free = freeSlots.popLast() {
+            slot = free
+            subjects[slot] = subject
+        } else {
+            slot = subjects.count
+            subjects.append(subject)
+            positions.append(0)
+        }
+        slots[subject] = slot
+        heap.append(Entry(time: time, order: counter, slot: slot))
+        positions[slot] = heap.count - 1
         siftUp(heap.count - 1)
     }
 
-    /// The earliest live deadline, if any.
+    /// The earliest deadline, if any.
     public mutating func peek() -> (time: UnixSeconds, subject: Subject)? {
-        while let top = heap.first {
-            if current[top.subject] == top.order { return (top.time, top.subject) }
-            removeTop()
-        }
-        return nil
+        guard let top = heap.first, let subject = subjects[top.slot] else { return nil }
+        return (top.time, subject)
     }
 
-    /// Removes and returns the earliest live deadline at or before `limit`.
+    /// Removes and returns the earliest deadline at or before `limit`.
     public mutating func popDue(atOrBefore limit: UnixSeconds) -> (time: UnixSeconds, subject: Subject)? {
         guard let top = peek(), top.time <= limit else { return nil }
-        removeTop()
-        current[top.subject] = nil
+        slots[top.subject] = nil
+        remove(at: 0)
         return top
     }
 
-    /// The number of live deadlines.
-    public var count: Int { current.count }
+    /// The number of deadlines.
+    public var count: Int { heap.count }
 
-    private mutating func removeTop() {
+    /// Removes the entry at heap `index` and frees its slot.
+    private mutating func remove(at index: Int) {
+        let slot = heap[index].slot
+        subjects[slot] = nil
+        freeSlots.append(slot)
         let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        siftDown(0)
+        guard index < heap.count else { return }
+        let removed = heap[index]
+        heap[index] = last
+        positions[last.slot] = index
+        if less(last, removed) { siftUp(index) } else { siftDown(index) }
     }
 
     private func less(_ a: Entry, _ b: Entry) -> Bool {
         a.time < b.time || (a.time == b.time && a.order < b.order)
+    }
+
+    private mutating func swapEntries(_ a: Int, _ b: Int) {
+        heap.swapAt(a, b)
+        positions[heap[a].slot] = a
+        positions[heap[b].slot] = b
     }
 
     private mutating func siftUp(_ start: Int) {
@@ -64,7 +102,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
         while child > 0 {
             let parent = (child - 1) / 2
             guard less(heap[child], heap[parent]) else { return }
-            heap.swapAt(child, parent)
+            swapEntries(child, parent)
             child = parent
         }
     }
@@ -78,7 +116,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
             if left < heap.count, less(heap[left], heap[smallest]) { smallest = left }
             if right < heap.count, less(heap[right], heap[smallest]) { smallest = right }
             if smallest == parent { return }
-            heap.swapAt(parent, smallest)
+            swapEntries(parent, smallest)
             parent = smallest
         }
     }

@@ -47,14 +47,14 @@ extension DeviceEmulator {
         } catch {
             throw .from(error)
         }
-        save(activity)
-        emit(.activityStarted, activity: activity, at: now, extra: ["cause": .string(cause)])
+        let started = save(activity)
+        emit(.activityStarted, activity: activity, at: now, extra: ["cause": .string(cause)], recorded: started)
         if wantsToken {
             let token = ids.hexToken(byteCount: 40)
             activity.pushToken = token
-            tokens[token] = .activity(activity.id)
-            save(activity)
-            emit(.activityPushToken, activity: activity, at: now)
+            tokens[token] = TokenEntry(.activity(activity.id))
+            let recorded = save(activity)
+            emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
         }
         if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {
             // The stored message is the channel's latest state at join time: it applies even though
@@ -130,9 +130,9 @@ extension DeviceEmulator {
     /// Saves an activity that has just ended and records `activity.ended` (and `activity.dismissed`
     /// when the policy removed it at once).
     mutating func recordEnd(of activity: LiveActivity, at now: UnixSeconds, cause: String) {
-        save(activity)
-        emit(.activityEnded, activity: activity, at: now, extra: ["cause": .string(cause)])
-        if activity.state == .dismissed { emit(.activityDismissed, activity: activity, at: now) }
+        let recorded = save(activity)
+        emit(.activityEnded, activity: activity, at: now, extra: ["cause": .string(cause)], recorded: recorded)
+        if activity.state == .dismissed { emit(.activityDismissed, activity: activity, at: now, recorded: recorded) }
     }
 
     /// The activity `id`, or 404.

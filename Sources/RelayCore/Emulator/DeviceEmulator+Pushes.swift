@@ -42,19 +42,22 @@ extension DeviceEmulator {
             bundleId: push.bundleID, headers: context.headers, payload: context.payload, outcome: .rejected)
         var hints = push.hints.map(\.message)
         let result: Result<PushOutcome, APNsError>
-        switch tokens[token] {
-        case nil:
+        var deviceId: String?
+        guard let entry = tokens.index(forKey: token) else {
             result = .failure(
                 APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay"))
-        case .activity(let id)?:
+            return finish(record, result: result, hints: hints, at: now)
+        }
+        switch tokens.values[entry].target {
+        case .activity(let id):
             record.activityId = id
-            result = deliverToActivity(id: id, push: push, hints: &hints, at: now)
-        case .pushToStart(let deviceId, let bundleId, let attributesType)?:
+            result = deliverToActivity(id: id, token: entry, push: push, hints: &hints, deviceId: &deviceId, at: now)
+        case .pushToStart(let startDeviceId, let bundleId, let attributesType):
             result = deliverStart(
-                deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, token: token, push: push,
+                deviceId: startDeviceId, bundleId: bundleId, attributesType: attributesType, token: entry, push: push,
                 record: &record, hints: &hints, at: now)
         }
-        return finish(&record, result: result, hints: hints, at: now)
+        return finish(record, result: result, hints: hints, deviceId: deviceId, at: now)
     }
 
     /// Logs a push the provider API refused before it reached a device (a malformed request, bad auth, ...).
@@ -63,15 +66,17 @@ extension DeviceEmulator {
         at time: UnixSeconds
     ) -> PushResult {
         let now = arrive(at: time)
-        var record = PushRecord(
+        let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
             bundleId: bundleId, headers: context.headers, payload: context.payload, outcome: .rejected)
-        return finish(&record, result: .failure(error), hints: [], at: now)
+        return finish(record, result: .failure(error), hints: [], at: now)
     }
 
-    /// Completes the record, logs it and emits `push.received`.
+    /// Completes the record, logs it and emits `push.received` (with `deviceId`, else the device of
+    /// the record's activity, if it exists). Takes the record, so that its last use is a move.
     mutating func finish(
-        _ record: inout PushRecord, result: Result<PushOutcome, APNsError>, hints: [String], at now: UnixSeconds
+        _ record: consuming PushRecord, result: Result<PushOutcome, APNsError>, hints: [String], deviceId: String? = nil,
+        at now: UnixSeconds
     ) -> PushResult {
         var error: APNsError?
         switch result {
@@ -88,22 +93,25 @@ extension DeviceEmulator {
         var notes = hints
         if let error { notes.insert(error.message, at: 0) }
         record.hint = notes.isEmpty ? nil : notes.joined(separator: "; ")
-        effects.append(record)
-        let activity = record.activityId.flatMap { activities[$0] }
+        effects.append(copy record)
+        let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
         emit(
             RelayEvent(
-                type: .pushReceived, at: now, deviceId: activity?.deviceId, bundleId: record.bundleId,
-                activityId: record.activityId, subjectKey: "push", subject: record.json))
+                type: .pushReceived, at: now, deviceId: deviceId, bundleId: record.bundleId,
+                activityId: record.activityId, subjectKey: "push", source: .push(copy record)))
         return PushResult(error: error, record: record)
     }
 
-    /// An update or end push to an activity's update token.
+    /// An update or end push to an activity's update token (at `token` in `tokens`). Sets
+    /// `deviceId` to the activity's device when the activity exists.
     mutating func deliverToActivity(
-        id: String, push: LiveActivityPushRequest, hints: inout [String], at now: UnixSeconds
+        id: String, token: Dictionary<String, TokenEntry>.Index, push: LiveActivityPushRequest, hints: inout [String],
+        deviceId: inout String?, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         guard var activity = activities[id] else {
             return .failure(APNsError(.badDeviceToken, "the token's activity \(id) no longer exists"))
         }
+        deviceId = activity.deviceId
         guard activity.bundleId == push.bundleID else {
             return .failure(
                 APNsError(.deviceTokenNotForTopic, "the token belongs to \(activity.bundleId), not \(push.bundleID)"))
@@ -112,7 +120,7 @@ extension DeviceEmulator {
             return .failure(
                 APNsError(.unregistered, "activity \(id) ended at \(UTCDate.format(endedAt)); its token is no longer valid", timestamp: endedAt))
         }
-        if let refusal = admitBurst(token: push.deviceToken.hex, at: now) { return .failure(refusal) }
+        if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
             hints.append(dropped.message)
@@ -150,17 +158,18 @@ extension DeviceEmulator {
         let outcome = activity.update(
             payload.activityUpdate, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
-        save(activity)
-        return pushOutcome(of: outcome, activity: activity, hints: &hints, at: now)
+        let recorded = save(activity)
+        return pushOutcome(of: outcome, activity: activity, recorded: recorded, hints: &hints, at: now)
     }
 
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
     mutating func pushOutcome(
-        of outcome: ActivityUpdateOutcome, activity: LiveActivity, hints: inout [String], at now: UnixSeconds
+        of outcome: ActivityUpdateOutcome, activity: LiveActivity, recorded: RecordedJSON? = nil, hints: inout [String],
+        at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         switch outcome {
         case .applied:
-            emit(.activityUpdated, activity: activity, at: now, extra: ["cause": "push"])
+            emit(.activityUpdated, activity: activity, at: now, extra: Cause.push, recorded: recorded)
             return .success(.applied)
         case .deferred(let until, let reason), .coalesced(let until, let reason):
             let why = reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
@@ -196,8 +205,8 @@ extension DeviceEmulator {
 
     /// A push to a push-to-start token.
     mutating func deliverStart(
-        deviceId: String, bundleId: String, attributesType: String, token: String, push: LiveActivityPushRequest,
-        record: inout PushRecord, hints: inout [String], at now: UnixSeconds
+        deviceId: String, bundleId: String, attributesType: String, token: Dictionary<String, TokenEntry>.Index,
+        push: LiveActivityPushRequest, record: inout PushRecord, hints: inout [String], at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         guard bundleId == push.bundleID else {
             return .failure(
@@ -257,11 +266,13 @@ extension DeviceEmulator {
         }
     }
 
-    /// `429 TooManyRequests` when `token` has had too many pushes in a burst.
-    mutating func admitBurst(token: String, at now: UnixSeconds) -> APNsError? {
-        var limiter = burstLimiters[token] ?? BurstLimiter(rules: rules, at: now)
+    /// `429 TooManyRequests` when the token at `token` in `tokens` has had too many pushes in a
+    /// burst. The index comes from the push's lookup of its token; `tokens` has not changed since.
+    mutating func admitBurst(token: Dictionary<String, TokenEntry>.Index, at now: UnixSeconds) -> APNsError? {
+        let rules = rules
+        var limiter = tokens.values[token].burst ?? BurstLimiter(rules: rules, at: now)
         let admitted = limiter.admit(rules: rules, at: now)
-        burstLimiters[token] = limiter
+        tokens.values[token].burst = limiter
         guard admitted else {
             return APNsError(
                 .tooManyRequests,

@@ -12,8 +12,8 @@ extension DeviceEmulator {
             case .activity(let id):
                 guard var activity = activities[id] else { continue }
                 let transitions = activity.advance(to: due.time, rules: rules)
-                save(activity)
-                for transition in transitions { emit(transition, activity: activity) }
+                let recorded = save(activity)
+                for transition in transitions { emit(transition, activity: activity, recorded: recorded) }
             case .alarm(let id):
                 guard var alarm = alarms[id] else { continue }
                 let transitions = alarm.advance(to: due.time)
@@ -27,19 +27,19 @@ extension DeviceEmulator {
     /// The time of the next timed transition, if any (the server arms its timer with it).
     public mutating func nextDeadline() -> UnixSeconds? { deadlines.peek()?.time }
 
-    /// Records the event of one activity transition.
-    mutating func emit(_ transition: ActivityTransition, activity: LiveActivity) {
+    /// Records the event of one activity transition; `recorded` is the activity as `save` recorded it.
+    mutating func emit(_ transition: ActivityTransition, activity: LiveActivity, recorded: RecordedJSON) {
         switch transition {
         case .becameStale(let at):
-            emit(.activityStale, activity: activity, at: at)
+            emit(.activityStale, activity: activity, at: at, recorded: recorded)
         case .deferredUpdateApplied(let at, _):
-            emit(.activityUpdated, activity: activity, at: at, extra: ["cause": "deferredUpdateReleased"])
+            emit(.activityUpdated, activity: activity, at: at, extra: Cause.deferredUpdateReleased, recorded: recorded)
         case .deferredUpdateDiscarded(let at, _):
-            emit(.activityUpdated, activity: activity, at: at, extra: ["cause": "deferredUpdateDiscarded"])
+            emit(.activityUpdated, activity: activity, at: at, extra: Cause.deferredUpdateDiscarded, recorded: recorded)
         case .endedBySystem(let at):
-            emit(.activityEnded, activity: activity, at: at, extra: ["cause": "lifetimeExceeded"])
+            emit(.activityEnded, activity: activity, at: at, extra: Cause.lifetimeExceeded, recorded: recorded)
         case .dismissed(let at):
-            emit(.activityDismissed, activity: activity, at: at)
+            emit(.activityDismissed, activity: activity, at: at, recorded: recorded)
         }
     }
 

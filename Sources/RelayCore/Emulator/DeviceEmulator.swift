@@ -13,10 +13,8 @@ public struct DeviceEmulator: Sendable {
     public internal(set) var activities: [String: LiveActivity] = [:]
     public internal(set) var alarms: [String: Alarm] = [:]
     public internal(set) var channels: [String: EmulatedChannel] = [:]
-    /// Update and push-to-start tokens → what they address.
-    var tokens: [String: TokenTarget] = [:]
-    /// Per-token burst limiters (kept in memory only: a restart forgives a burst).
-    var burstLimiters: [String: BurstLimiter] = [:]
+    /// Update and push-to-start tokens → what they address, with their burst limiters.
+    var tokens: [String: TokenEntry] = [:]
     var deadlines = DeadlineQueue<TimedSubject>()
     /// The sequence number the next event gets.
     public internal(set) var nextSeq: UInt64
@@ -28,6 +26,25 @@ public struct DeviceEmulator: Sendable {
     enum TokenTarget: Sendable, Hashable {
         case activity(String)
         case pushToStart(deviceId: String, bundleId: String, attributesType: String)
+    }
+
+    /// An issued token: what it addresses and, once pushed to, its burst limiter. One entry, so a
+    /// push finds both with one lookup of its (long) token.
+    struct TokenEntry: Sendable {
+        var target: TokenTarget
+        /// Kept in memory only: a restart forgives a burst.
+        var burst: BurstLimiter?
+
+        init(_ target: TokenTarget) { self.target = target }
+    }
+
+    /// The `extra` members of events, built once: a dictionary literal per event costs an
+    /// allocation and a hash.
+    enum Cause {
+        static let push: [String: JSONValue] = ["cause": "push"]
+        static let deferredUpdateReleased: [String: JSONValue] = ["cause": "deferredUpdateReleased"]
+        static let deferredUpdateDiscarded: [String: JSONValue] = ["cause": "deferredUpdateDiscarded"]
+        static let lifetimeExceeded: [String: JSONValue] = ["cause": "lifetimeExceeded"]
     }
 
     /// Something with timed transitions.
@@ -66,13 +83,13 @@ public struct DeviceEmulator: Sendable {
                 let device = try EmulatedDevice.fromJSON(document.body)
                 emulator.devices[device.id] = device
                 for token in device.pushToStartTokens {
-                    emulator.tokens[token.token] = .pushToStart(
-                        deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType)
+                    emulator.tokens[token.token] = TokenEntry(
+                        .pushToStart(deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType))
                 }
             case .activity:
                 let activity = try LiveActivity.fromJSON(document.body)
                 emulator.activities[activity.id] = activity
-                if let token = activity.pushToken { emulator.tokens[token] = .activity(activity.id) }
+                if let token = activity.pushToken { emulator.tokens[token] = TokenEntry(.activity(activity.id)) }
                 emulator.deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
             case .alarm:
                 let alarm: Alarm
@@ -93,20 +110,24 @@ public struct DeviceEmulator: Sendable {
 
     // MARK: - Recording
 
-    /// Sequences and records an event.
-    mutating func emit(_ event: RelayEvent) {
+    /// Sequences and records an event (taken, not copied: each copy retains every string in it).
+    mutating func emit(_ event: consuming RelayEvent) {
         var event = event
         event.seq = nextSeq
         nextSeq += 1
         effects.append(event)
     }
 
-    /// Records an activity event carrying the activity's current state.
-    mutating func emit(_ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: [String: JSONValue] = [:]) {
+    /// Records an activity event carrying the activity's current state; `recorded` is that state as
+    /// `save` just recorded it, shared rather than copied again.
+    mutating func emit(
+        _ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: [String: JSONValue] = [:],
+        recorded: RecordedJSON? = nil
+    ) {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                activityId: activity.id, subjectKey: "activity", subject: activity.json, extra: extra))
+                activityId: activity.id, subjectKey: "activity", source: recorded ?? .activity(activity), extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
@@ -114,17 +135,21 @@ public struct DeviceEmulator: Sendable {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: alarm.deviceId, bundleId: alarm.bundleId, alarmId: alarm.id,
-                subjectKey: "alarm", subject: alarm.json))
+                subjectKey: "alarm", source: .alarm(alarm)))
     }
 
-    /// Stores `activity` and reschedules its next deadline.
-    mutating func save(_ activity: LiveActivity) {
+    /// Stores `activity` and reschedules its next deadline. Returns the state recorded for the
+    /// document, for events about the same state to share.
+    @discardableResult
+    mutating func save(_ activity: LiveActivity) -> RecordedJSON {
         activities[activity.id] = activity
         deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
+        let recorded = RecordedJSON.activity(activity)
         effects.write(
             DocumentWrite(
                 kind: .activity, id: activity.id, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                state: activity.state.rawValue, body: activity.json))
+                state: activity.state.rawValue, source: recorded))
+        return recorded
     }
 
     /// Stores `alarm` (or deletes it once removed) and reschedules its next deadline.
@@ -140,7 +165,7 @@ public struct DeviceEmulator: Sendable {
         effects.write(
             DocumentWrite(
                 kind: .alarm, id: alarm.id, deviceId: alarm.deviceId, bundleId: alarm.bundleId,
-                state: alarm.state.rawValue, body: alarm.json))
+                state: alarm.state.rawValue, source: .alarm(alarm)))
     }
 
     /// Stores `device`.

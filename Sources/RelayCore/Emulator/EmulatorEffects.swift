@@ -13,19 +13,49 @@ public struct DocumentWrite: Sendable, Hashable {
     public var deviceId: String?
     public var bundleId: String?
     public var state: String?
-    /// The document; nil deletes it.
-    public var body: JSONValue?
+    /// The document; nil deletes it. Documents the emulator writes keep the object's value and
+    /// build this JSON each time it is read (see `RecordedJSON`); read it once per write.
+    public var body: JSONValue? {
+        get { source?.json }
+        set { source = newValue.map(RecordedJSON.json) }
+    }
+    /// Where `body` comes from; nil deletes the document.
+    var source: RecordedJSON?
 
     public init(
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         body: JSONValue?
+    ) {
+        self.init(
+            kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state, source: body.map(RecordedJSON.json))
+    }
+
+    /// A write whose body is built from `source` when read.
+    init(
+        kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
+        source: RecordedJSON?
     ) {
         self.kind = kind
         self.id = id
         self.deviceId = deviceId
         self.bundleId = bundleId
         self.state = state
-        self.body = body
+        self.source = source
+    }
+
+    /// Writes are equal when every member and the body's JSON are, however the body is kept.
+    public static func == (lhs: DocumentWrite, rhs: DocumentWrite) -> Bool {
+        lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.deviceId == rhs.deviceId && lhs.bundleId == rhs.bundleId
+            && lhs.state == rhs.state && lhs.body == rhs.body
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(id)
+        hasher.combine(deviceId)
+        hasher.combine(bundleId)
+        hasher.combine(state)
+        hasher.combine(body)
     }
 }
 
@@ -34,28 +64,49 @@ public struct DocumentWrite: Sendable, Hashable {
 public struct EmulatorEffects: Sendable {
     public private(set) var events: [RelayEvent] = []
     public private(set) var pushRecords: [PushRecord] = []
-    private var documentOrder: [DocumentKey] = []
-    private var documentsByKey: [DocumentKey: DocumentWrite] = [:]
+    /// The documents to write, each once with its last state, in the order first touched.
+    public private(set) var documents: [DocumentWrite] = []
+    /// Index of each document in `documents`, built only once there are more than a few: a push
+    /// writes one or two, which a scan finds faster than a hash of the ID.
+    private var documentIndex: [DocumentKey: Int] = [:]
 
     private struct DocumentKey: Hashable, Sendable {
         var kind: DocumentKind
         var id: String
     }
 
+    /// Documents past which `documentIndex` is kept.
+    private static let scanLimit = 8
+
     public init() {}
 
-    /// The documents to write, each once with its last state, in the order first touched.
-    public var documents: [DocumentWrite] { documentOrder.compactMap { documentsByKey[$0] } }
-
     /// True when the command changed nothing durable.
-    public var isEmpty: Bool { events.isEmpty && pushRecords.isEmpty && documentOrder.isEmpty }
+    public var isEmpty: Bool { events.isEmpty && pushRecords.isEmpty && documents.isEmpty }
 
-    mutating func append(_ event: RelayEvent) { events.append(event) }
+    mutating func append(_ event: consuming RelayEvent) { events.append(event) }
 
-    mutating func append(_ record: PushRecord) { pushRecords.append(record) }
+    mutating func append(_ record: consuming PushRecord) { pushRecords.append(record) }
 
-    mutating func write(_ document: DocumentWrite) {
+    mutating func write(_ document: consuming DocumentWrite) {
+        if documents.count <= Self.scanLimit {
+            if let index = documents.firstIndex(where: { $0.kind == document.kind && $0.id == document.id }) {
+                documents[index] = document
+                return
+            }
+            documents.append(document)
+            if documents.count > Self.scanLimit {
+                for (index, written) in documents.enumerated() {
+                    documentIndex[DocumentKey(kind: written.kind, id: written.id)] = index
+                }
+            }
+            return
+        }
         let key = DocumentKey(kind: document.kind, id: document.id)
-        if documentsByKey.updateValue(document, forKey: key) == nil { documentOrder.append(key) }
+        if let index = documentIndex[key] {
+            documents[index] = document
+        } else {
+            documentIndex[key] = documents.count
+            documents.append(document)
+        }
     }
 }

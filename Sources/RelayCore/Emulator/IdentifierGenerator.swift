@@ -12,15 +12,20 @@ extension IdentifierGenerator {
         var bytes = randomBytes(16)
         bytes[6] = (bytes[6] & 0x0F) | 0x40
         bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Hex.encode(bytes)
-        let characters = Array(hex)
-        var out = ""
-        out.reserveCapacity(36)
-        for (index, character) in characters.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { out.append("-") }
-            out.append(character)
+        // Built as bytes: appending Characters one by one costs more than drawing the randomness.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            var position = 0
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 {
+                    out[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                out[position] = Hex.digits[Int(byte >> 4)]
+                out[position + 1] = Hex.digits[Int(byte & 0x0F)]
+                position += 2
+            }
+            return position
         }
-        return out
     }
 
     /// A device-style token: `byteCount` random bytes as lowercase hex.
@@ -35,33 +40,38 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
     public init(seed: UInt64) { state = seed }
 
     public func randomBytes(_ count: Int) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(count + 8)
-        while out.count < count {
+        var out = [UInt8](repeating: 0, count: max(0, count))
+        var filled = 0
+        while filled < count {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             z ^= z >> 31
-            withUnsafeBytes(of: z.littleEndian) { out.append(contentsOf: $0) }
+            // Little-endian bytes of each draw, as many as are still wanted.
+            for shift in stride(from: 0, to: 64, by: 8) where filled < count {
+                out[filled] = UInt8(truncatingIfNeeded: z >> UInt64(shift))
+                filled += 1
+            }
         }
-        return Array(out.prefix(count))
+        return out
     }
 }
 
 /// Lowercase hexadecimal.
 public enum Hex {
-    private static let digits: [Character] = Array("0123456789abcdef")
+    /// The digits as ASCII bytes.
+    static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// `bytes` as lowercase hex.
     public static func encode(_ bytes: [UInt8]) -> String {
-        var out = ""
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
+        String(unsafeUninitializedCapacity: bytes.count * 2) { out in
+            for (index, byte) in bytes.enumerated() {
+                out[2 * index] = digits[Int(byte >> 4)]
+                out[2 * index + 1] = digits[Int(byte & 0x0F)]
+            }
+            return bytes.count * 2
         }
-        return out
     }
 
     /// Whether `text` is non-empty, of even length and only hex digits (either case).

@@ -15,10 +15,16 @@ public struct RelayEvent: Sendable, Hashable {
     public var alarmId: String?
     /// The subject's key in `data` (`activity`, `alarm`, `push`, `clock`).
     public var subjectKey: String
-    /// The subject in its CONTRACT section 5 shape.
-    public var subject: JSONValue
+    /// The subject in its CONTRACT section 5 shape. Events the emulator records keep the subject's
+    /// value and build this JSON each time it is read (see `RecordedJSON`); read it once per event.
+    public var subject: JSONValue {
+        get { source.json }
+        set { source = .json(newValue) }
+    }
     /// Extra top-level members (for example `reason` on `activity.ended`).
     public var extra: [String: JSONValue]
+    /// Where `subject` comes from.
+    var source: RecordedJSON
 
     public init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
@@ -33,8 +39,45 @@ public struct RelayEvent: Sendable, Hashable {
         self.activityId = activityId
         self.alarmId = alarmId
         self.subjectKey = subjectKey
-        self.subject = subject
+        self.source = .json(subject)
         self.extra = extra
+    }
+
+    /// An event whose subject JSON is built from `source` when read.
+    init(
+        type: RelayEventType, at: UnixSeconds, deviceId: String?, bundleId: String?, activityId: String? = nil,
+        alarmId: String? = nil, subjectKey: String, source: RecordedJSON, extra: [String: JSONValue] = [:]
+    ) {
+        self.seq = 0
+        self.type = type
+        self.at = at
+        self.deviceId = deviceId
+        self.bundleId = bundleId
+        self.activityId = activityId
+        self.alarmId = alarmId
+        self.subjectKey = subjectKey
+        self.source = source
+        self.extra = extra
+    }
+
+    /// Events are equal when every member and the subject's JSON are, however the subject is kept.
+    public static func == (lhs: RelayEvent, rhs: RelayEvent) -> Bool {
+        lhs.seq == rhs.seq && lhs.type == rhs.type && lhs.at == rhs.at && lhs.deviceId == rhs.deviceId
+            && lhs.bundleId == rhs.bundleId && lhs.activityId == rhs.activityId && lhs.alarmId == rhs.alarmId
+            && lhs.subjectKey == rhs.subjectKey && lhs.extra == rhs.extra && lhs.subject == rhs.subject
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(seq)
+        hasher.combine(type)
+        hasher.combine(at)
+        hasher.combine(deviceId)
+        hasher.combine(bundleId)
+        hasher.combine(activityId)
+        hasher.combine(alarmId)
+        hasher.combine(subjectKey)
+        hasher.combine(extra)
+        hasher.combine(subject)
     }
 
     /// The event as the stream's `data:` line carries it.

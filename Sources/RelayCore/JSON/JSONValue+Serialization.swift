@@ -31,9 +31,12 @@ extension JSONValue {
             if members.count < 2 {
                 for (key, value) in members { JSONWriter.writeMember(key, value, to: &out) }
             } else {
-                let sorted = members.sorted { JSONWriter.precedesInBytes($0.key, $1.key) }
-                for (position, member) in sorted.enumerated() {
+                // Sort positions, not (key, value) copies: no value is retained or moved.
+                var order = Array(members.indices)
+                order.sort { JSONWriter.precedesInBytes(members[$0].key, members[$1].key) }
+                for (position, index) in order.enumerated() {
                     if position > 0 { out.append(UInt8(ascii: ",")) }
+                    let member = members[index]
                     JSONWriter.writeMember(member.key, member.value, to: &out)
                 }
             }

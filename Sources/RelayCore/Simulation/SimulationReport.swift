@@ -70,6 +70,31 @@ public enum UTCDate {
         let day = doy - (153 * mp + 2) / 5 + 1
         let month = mp < 10 ? mp + 3 : mp - 9
         let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        if (1000...9999).contains(year) {
+            // Written as bytes: push hints quote dates, and interpolating six numbers cost more than
+            // the rest of the hint.
+            return String(unsafeUninitializedCapacity: 20) { out in
+                var position = 0
+                func put(_ byte: UInt8) {
+                    out[position] = byte
+                    position += 1
+                }
+                func two(_ value: Int64, then separator: UInt8) {
+                    put(UInt8(ascii: "0") + UInt8(value / 10))
+                    put(UInt8(ascii: "0") + UInt8(value % 10))
+                    put(separator)
+                }
+                put(UInt8(ascii: "0") + UInt8(year / 1000))
+                put(UInt8(ascii: "0") + UInt8(year / 100 % 10))
+                two(year % 100, then: UInt8(ascii: "-"))
+                two(month, then: UInt8(ascii: "-"))
+                two(day, then: UInt8(ascii: "T"))
+                two(secondOfDay / 3600, then: UInt8(ascii: ":"))
+                two(secondOfDay % 3600 / 60, then: UInt8(ascii: ":"))
+                two(secondOfDay % 60, then: UInt8(ascii: "Z"))
+                return position
+            }
+        }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
         return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }

@@ -21,9 +21,9 @@ struct HTTP2ClosedStreams: Sendable {
     private var order: [UInt32] = []
     private var next = 0
 
+    /// Nothing is allocated until a stream closes: an idle connection keeps no history buffer.
     init(capacity: Int = 256) {
         self.capacity = max(capacity, 1)
-        order.reserveCapacity(self.capacity)
     }
 
     /// Remembers how `streamID` closed, forgetting the oldest entry when full.

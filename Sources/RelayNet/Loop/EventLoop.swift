@@ -74,6 +74,20 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
         plaintextBuffer.deallocate()
     }
 
+    /// The loop whose thread is calling, or nil off every loop's thread. Lets work that finishes
+    /// elsewhere (a store commit) come back to the thread it started on.
+    public static var current: EventLoop? {
+        guard let pointer = pthread_getspecific(currentKey) else { return nil }
+        return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// Thread-specific slot holding each loop thread's own loop (never released: loops outlive their threads' use).
+    private static let currentKey: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
     /// True when called on this loop's thread.
     public var inLoop: Bool {
         guard let thread else { return false }
@@ -216,6 +230,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
 
     private func threadMain() {
         lock.wait { thread != nil }  // `inLoop` needs the thread id before any work runs.
+        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
         relay_set_thread_name(name)  // the kernel keeps the first 15 bytes
         blockProcessSignals()
         run()

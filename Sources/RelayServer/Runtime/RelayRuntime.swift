@@ -98,6 +98,8 @@ public final class RelayRuntime: Sendable {
         _ = server.waitUntilClosed(timeout: gracePeriod + 1)
         group.shutdown()
         service.store.writer.flush()
+        let statistics = service.store.writer.currentStatistics
+        RelayLog.info("store.stats", ["commits": String(statistics.commits), "batches": String(statistics.batches)])
         service.store.close()
     }
 }

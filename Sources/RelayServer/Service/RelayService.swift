@@ -1,5 +1,6 @@
 public import RelayCore
 public import RelayStore
+import RelayNet
 import Synchronization
 
 /// The relay's state and its single point of change: the `DeviceEmulator` behind a lock, the
@@ -125,7 +126,16 @@ public final class RelayService: Sendable {
             completion(.success(result))
             return
         }
-        commit(effects, nextSeq: nextSeq, ticket: ticket) { outcome in completion(outcome.map { result }) }
+        // The route's follow-up (logging, building the answer) runs back on the caller's loop, not on
+        // the store's writer thread, which is the one thread every commit shares.
+        let origin = EventLoop.current
+        commit(effects, nextSeq: nextSeq, ticket: ticket) { outcome in
+            if let origin {
+                origin.execute { completion(outcome.map { result }) }
+            } else {
+                completion(outcome.map { result })
+            }
+        }
     }
 
     /// Builds the batch for `effects` (outside the lock), submits it in ticket order, and after the

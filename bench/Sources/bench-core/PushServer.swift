@@ -1,0 +1,151 @@
+import Foundation
+import RelayCore
+
+/// CPU time this thread has used, in seconds. Unlike the wall clock it does not count time spent
+/// waiting for a core, so it stays meaningful on a shared machine.
+func threadCPUTime() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
+/// Seconds between two instants of `ContinuousClock`.
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
+}
+
+/// What the relay's server does with a device push, reduced to the core's part: validate the raw
+/// request, build the push context, deliver it to the emulator and take the effects it would
+/// persist. Each part's time is summed separately.
+struct PushServer {
+    var emulator: DeviceEmulator
+    let ids: SeededIdentifiers
+    let clock = ContinuousClock()
+
+    /// Validating the request and building its `PushContext`.
+    var validateTime = Duration.zero
+    /// `deliver` (or `recordRefusal` for a push that failed validation), and the final `advance`.
+    var deliverTime = Duration.zero
+    /// `takeEffects()`, counting what came out and letting it go.
+    var effectsTime = Duration.zero
+    /// With `render`: building and serializing the JSON of every event and document, as the
+    /// server does to store and stream them. Not part of the core's time.
+    var renderTime = Duration.zero
+    /// Whether to render effects (see `renderTime`).
+    let render: Bool
+    /// This thread's CPU time spent rendering.
+    var renderCPU = 0.0
+    /// Bytes rendered, so the work is observably used.
+    var renderedBytes = 0
+
+    var tally = Tally()
+
+    init(emulator: DeviceEmulator, ids: SeededIdentifiers, render: Bool) {
+        self.emulator = emulator
+        self.ids = ids
+        self.render = render
+    }
+
+    /// Handles one push as the server will: validation on the raw header list and body bytes (the
+    /// body parsed once; the context reuses that parse), delivery, then the effects drained.
+    mutating func handle(_ push: WirePush) {
+        let started = clock.now
+        var parsed: JSONValue?
+        let fields = APNsHeaderFields(push.headers)
+        let validated = LiveActivityPushRequest.validate(
+            method: "POST", path: push.path, headers: fields, body: push.body,
+            parseJSON: { bytes in
+                let value = try JSONValue(parsing: bytes)
+                parsed = value
+                return value
+            },
+            authenticate: { _ in nil }, authorizeBundle: { _ in nil })
+        var logged: [String: String] = [:]
+        logged.reserveCapacity(fields.fields.count)
+        for field in fields.fields { logged[field.name] = field.name == "authorization" ? "(redacted)" : field.value }
+        let context = PushContext(
+            apnsId: fields["apns-id"] ?? ids.uuid(), uniqueId: ids.uuid(), headers: logged,
+            payload: parsed ?? .string(String(decoding: push.body, as: UTF8.self)))
+        let validatedAt = clock.now
+
+        let result: PushResult
+        switch validated {
+        case .success(let request):
+            result = emulator.deliver(request, context: context, at: push.time)
+        case .failure(let error):
+            let token = String(push.path.dropFirst(LiveActivityPushRequest.pathPrefix.count))
+            result = emulator.recordRefusal(error, token: token, bundleId: nil, context: context, at: push.time)
+        }
+        let deliveredAt = clock.now
+
+        drainEffects()
+        let finished = clock.now
+
+        validateTime += validatedAt - started
+        deliverTime += deliveredAt - validatedAt
+        effectsTime += finished - deliveredAt
+        tally.count(result)
+    }
+
+    /// Takes the effects, counts them, renders them if asked (timed apart) and lets them go.
+    private mutating func drainEffects() {
+        var effects = emulator.takeEffects()
+        tally.count(effects)
+        if render {
+            let began = clock.now
+            let cpuBegan = threadCPUTime()
+            for position in effects.events.indices { renderedBytes &+= effects.events[position].data.serialized().count }
+            for document in effects.documents { renderedBytes &+= document.body?.serialized().count ?? 0 }
+            renderCPU += threadCPUTime() - cpuBegan
+            let spent = clock.now - began
+            renderTime += spent
+            effectsTime -= spent
+        }
+        effects = EmulatorEffects()
+    }
+
+    /// Moves the emulator to `time` (the timers of the last hours: dismissals) and drains the effects.
+    mutating func advance(to time: Double) {
+        let started = clock.now
+        emulator.advance(to: time)
+        let advancedAt = clock.now
+        drainEffects()
+        deliverTime += advancedAt - started
+        effectsTime += clock.now - advancedAt
+    }
+}
+
+/// What came out of the run: events by type, pushes by status and outcome, documents written.
+struct Tally {
+    var events = 0
+    var documents = 0
+    var pushRecords = 0
+    /// Per type, in the order of `RelayEventType.all` (a dictionary would add hashing to the timed part).
+    var eventsByType = Array(repeating: 0, count: RelayEventType.all.count)
+    var pushesByStatus: [Int: Int] = [:]
+    var pushesByOutcome: [String: Int] = [:]
+    var pushesByReason: [String: Int] = [:]
+
+    /// Counts a batch of effects, as the server walks them to hand each to the store and the stream.
+    mutating func count(_ effects: EmulatorEffects) {
+        events += effects.events.count
+        pushRecords += effects.pushRecords.count
+        documents += effects.documents.count
+        // By index, reading only the type: iterating would copy every event (and retain its strings).
+        for position in effects.events.indices {
+            if let index = RelayEventType.all.firstIndex(of: effects.events[position].type) { eventsByType[index] += 1 }
+        }
+    }
+
+    /// How many events of `type` there were.
+    func events(_ type: RelayEventType) -> Int {
+        RelayEventType.all.firstIndex(of: type).map { eventsByType[$0] } ?? 0
+    }
+
+    /// Counts one push's answer.
+    mutating func count(_ result: PushResult) {
+        pushesByStatus[result.status, default: 0] += 1
+        pushesByOutcome[result.record.outcome.rawValue, default: 0] += 1
+        if let reason = result.record.reason { pushesByReason[reason, default: 0] += 1 }
+    }
+}

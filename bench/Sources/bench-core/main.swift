@@ -1,0 +1,168 @@
+import Foundation
+import RelayCore
+
+// bench-core [ACTIVITIES] [PUSHES] [--render]: one DeviceEmulator, ACTIVITIES activities (default
+// 10000) each sent PUSHES pushes (default 100) over 12 virtual hours, through validation, delivery
+// and effects as the server runs them. Prints the time of each part and one summary line for notes.
+// --render also builds and serializes the JSON of every event and document (the server's work to
+// store and stream them), timed apart from the core.
+
+let render = CommandLine.arguments.contains("--render")
+let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--render" }.map { Int($0) }
+let activityCount = arguments.first.flatMap { $0 } ?? 10_000
+let pushesPerActivity = arguments.dropFirst().first.flatMap { $0 } ?? 100
+guard arguments.allSatisfy({ $0 != nil }), activityCount > 0, pushesPerActivity >= 2, arguments.count <= 2 else {
+    print("usage: bench-core [ACTIVITIES] [PUSHES] [--render]   (defaults 10000 activities, 100 pushes each)")
+    exit(2)
+}
+let deviceCount = min(300, activityCount)
+let hours = 12.0
+let start: Double = 1_750_000_000
+let clock = ContinuousClock()
+
+/// Prints a report line with the label padded to a column.
+func line(_ label: String, _ text: String) { print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + text) }
+
+/// `value` with a k/M suffix, for rates.
+func short(_ value: Double) -> String {
+    if value >= 1e6 { return String(format: "%.2fM", value / 1e6) }
+    if value >= 1e3 { return String(format: "%.0fk", value / 1e3) }
+    return String(format: "%.0f", value)
+}
+
+// The cost of one clock read: the run reads the clock four times per push, and that is included.
+let timerCost: Double = {
+    let reads = 200_000
+    let began = clock.now
+    var last = began
+    for _ in 0..<reads { last = clock.now }
+    return seconds(last - began) / Double(reads)
+}()
+
+// MARK: - Setup: devices, activities started with update tokens, the push schedule
+
+let setupBegan = clock.now
+let ids = SeededIdentifiers(seed: 0x5EED)
+var emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)
+var deviceIds: [String] = []
+for index in 0..<deviceCount {
+    let device = emulator.createDevice(keyHash: "bench", at: start)
+    deviceIds.append(device.id)
+    // Every fifth device lets the scores app push more often (a 60-per-hour budget).
+    if index % 5 == 0 {
+        _ = try? emulator.updateAppSettings(
+            deviceId: device.id, bundleId: App.sports.bundleId, body: ["frequentPushesEnabled": true], at: start)
+    }
+}
+var workload = Workload(
+    activities: activityCount, pushesPerActivity: pushesPerActivity, duration: hours * 3600, start: start)
+for index in 0..<activityCount {
+    let body = Workload.startBody(activity: index, deviceId: deviceIds[index % deviceCount])
+    do {
+        let activity = try emulator.startActivity(body: body, at: start)
+        guard let token = activity.pushToken else {
+            print("bench-core: activity \(index) started without a push token")
+            exit(1)
+        }
+        workload.tokens[index] = token
+    } catch {
+        print("bench-core: starting activity \(index): \(error)")
+        exit(1)
+    }
+}
+_ = emulator.takeEffects()
+let setupTime = seconds(clock.now - setupBegan)
+
+// MARK: - The run: every push in time order, in chunks written ahead of time
+
+var server = PushServer(emulator: emulator, ids: ids, render: render)
+emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)  // drop the copy, so the server's is unique
+let schedule = workload.schedule
+var clientTime = Duration.zero
+var coreCPU = 0.0
+let runBegan = clock.now
+var chunk: [WirePush] = []
+let chunkSize = 8192
+var position = 0
+while position < schedule.count {
+    let written = clock.now
+    chunk.removeAll(keepingCapacity: true)
+    for scheduled in schedule[position..<min(position + chunkSize, schedule.count)] {
+        chunk.append(workload.wire(scheduled))
+    }
+    position += chunk.count
+    clientTime += clock.now - written
+    let cpuBefore = threadCPUTime()
+    for push in chunk { server.handle(push) }
+    coreCPU += threadCPUTime() - cpuBefore
+}
+// A little past the end, so the last dismissals (12 h after the start at most) fire.
+let cpuBefore = threadCPUTime()
+server.advance(to: start + hours * 3600 + 600)
+coreCPU += threadCPUTime() - cpuBefore
+let runWall = seconds(clock.now - runBegan)
+let client = seconds(clientTime)
+let rendering = seconds(server.renderTime)
+let core = runWall - client - rendering
+coreCPU -= server.renderCPU
+
+// MARK: - Report
+
+let tally = server.tally
+let pushes = schedule.count
+let validate = seconds(server.validateTime)
+let deliver = seconds(server.deliverTime)
+let effects = seconds(server.effectsTime)
+let overhead = timerCost * 4 * Double(pushes)
+
+print(
+    "bench-core: \(activityCount) activities x \(pushesPerActivity) pushes over \(Int(hours)) virtual hours, "
+        + "\(deviceCount) devices, \(pushes) pushes")
+line("setup", String(format: "%7.3f s  (devices, activities started with tokens, push schedule)", setupTime))
+line("client", String(format: "%7.3f s  (writing each push's headers and body; not counted)", client))
+line("core", String(format: "%7.3f s  %.2f µs/push (wall)", core, core / Double(pushes) * 1e6))
+line("core CPU", String(format: "%7.3f s  %.2f µs/push (this thread's CPU time; less than wall when the machine is busy)", coreCPU, coreCPU / Double(pushes) * 1e6))
+for (name, time) in [("  validate", validate), ("  deliver", deliver), ("  effects", effects)] {
+    line(name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100))
+}
+line("  other", String(format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)", core - validate - deliver - effects, overhead, timerCost * 1e9))
+if render {
+    line(
+        "render",
+        String(
+            format: "%7.3f s  %.2f µs/push (JSON of every event and document, %d MB; not counted)", rendering,
+            rendering / Double(pushes) * 1e6, server.renderedBytes / 1_000_000))
+}
+line("total", String(format: "%7.3f s  (setup + client + core%@)", setupTime + runWall, render ? " + render" : ""))
+line("rates", "\(short(Double(pushes) / core)) pushes/s, \(short(Double(tally.events) / core)) events/s (core time)")
+line("effects", "\(tally.events) events, \(tally.pushRecords) push records, \(tally.documents) document writes")
+line(
+    "events",
+    RelayEventType.all.filter { tally.events($0) > 0 }.map { "\($0.rawValue) \(tally.events($0))" }.joined(separator: ", "))
+line("outcomes", tally.pushesByOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+line(
+    "refusals",
+    tally.pushesByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+
+// Every behaviour the workload is built to exercise must have happened, or the figures mean less.
+let expected: [(String, Int)] = [
+    ("applied updates", tally.pushesByOutcome["applied"] ?? 0),
+    ("deferred updates", tally.pushesByOutcome["deferred"] ?? 0),
+    ("ignored pushes", tally.pushesByOutcome["ignored"] ?? 0),
+    ("410 Unregistered", tally.pushesByReason["Unregistered"] ?? 0),
+    ("refusals before delivery", tally.pushesByReason["BadPriority"] ?? 0),
+    ("stale activities", tally.events(.activityStale)),
+    ("ended activities", tally.events(.activityEnded)),
+    ("dismissed activities", tally.events(.activityDismissed)),
+]
+let missing = expected.filter { $0.1 == 0 }.map(\.0)
+if !missing.isEmpty {
+    print("bench-core: the run had no \(missing.joined(separator: ", ")); the workload no longer exercises them")
+    exit(1)
+}
+print(
+    String(
+        format: "summary: RelayCore %d activities x %d pushes / %.0f h: %.2f s core (%.2f s CPU; %.2f s with setup), "
+            + "%@ pushes/s, %@ events/s; validate %.2f, deliver %.2f, effects %.2f s",
+        activityCount, pushesPerActivity, hours, core, coreCPU, core + setupTime, short(Double(pushes) / core),
+        short(Double(tally.events) / core), validate, deliver, effects))
