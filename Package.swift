@@ -37,7 +37,8 @@ let package = Package(
             name: "RelayServer",
             dependencies: ["RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
             swiftSettings: common),
-        .executableTarget(name: "activity-relay", dependencies: ["RelayServer", "RelayCore"], swiftSettings: common),
+        .executableTarget(
+            name: "activity-relay", dependencies: ["RelayServer", "RelayCore", "RelayNet", "RelayHTTP"], swiftSettings: common),
 
         // Test support shared by every test target.
         .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
@@ -48,7 +49,7 @@ let package = Package(
         .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
         .testTarget(
             name: "RelayServerTests",
-            dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP"],
+            dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore"],
             exclude: ["Fixtures"],
             swiftSettings: common),
     ]
