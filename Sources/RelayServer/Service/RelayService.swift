@@ -144,7 +144,8 @@ public final class RelayService: Sendable {
         _ effects: EmulatorEffects, nextSeq: UInt64, ticket: UInt64, extra: [(String, [UInt8])] = [],
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        var batch = Self.batch(for: effects, nextSeq: nextSeq)
+        let eventData = effects.events.map { $0.data.serialized() }
+        var batch = Self.batch(for: effects, eventData: eventData, nextSeq: nextSeq)
         for (key, value) in extra { batch.setMeta(key, value) }
         if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / 1000 != last / 1000 {
             batch.pruneEvents(keepingLast: retention.events)
@@ -154,7 +155,7 @@ public final class RelayService: Sendable {
         let events = effects.events
         submitter.submit(batch, ticket: ticket) { outcome in
             switch outcome {
-            case .success: hub.publish(events)
+            case .success: hub.publish(events, data: eventData)
             case .failure(let error):
                 RelayLog.error("store.commit", ["error": error.description, "events": String(events.count)])
             }
@@ -229,7 +230,7 @@ public final class RelayService: Sendable {
     }
 
     /// The store batch for a command's effects.
-    static func batch(for effects: EmulatorEffects, nextSeq: UInt64) -> StoreBatch {
+    static func batch(for effects: EmulatorEffects, eventData: [[UInt8]], nextSeq: UInt64) -> StoreBatch {
         var batch = StoreBatch()
         for document in effects.documents {
             if let body = document.body {
@@ -241,12 +242,12 @@ public final class RelayService: Sendable {
                 batch.deleteDocument(kind: document.kind.rawValue, id: document.id)
             }
         }
-        for event in effects.events {
+        for (event, data) in zip(effects.events, eventData) {
             batch.append(
                 StoredEvent(
                     seq: Int64(event.seq), type: event.type.rawValue, at: event.at, deviceId: event.deviceId,
                     bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
-                    data: event.data.serialized()))
+                    data: data))
         }
         for record in effects.pushRecords {
             batch.append(

@@ -58,15 +58,42 @@ public final class EventHub: Sendable {
 
     /// SSE bytes of `event`.
     static func encode(_ event: RelayEvent) -> [UInt8] {
-        SSEEncoder.encode(SSEEvent(id: String(event.seq), event: event.type.rawValue, data: event.data.jsonString))
+        encode(event, data: event.data.serialized())
+    }
+
+    /// SSE bytes of `event` whose data is already serialized (compact JSON has no line breaks, so
+    /// it is one `data:` line as it stands).
+    static func encode(_ event: RelayEvent, data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(data.count + 64)
+        out.append(contentsOf: "id: ".utf8)
+        out.append(contentsOf: String(event.seq).utf8)
+        out.append(contentsOf: "\nevent: ".utf8)
+        out.append(contentsOf: event.type.rawValue.utf8)
+        out.append(contentsOf: "\ndata: ".utf8)
+        out.append(contentsOf: data)
+        out.append(contentsOf: "\n\n".utf8)
+        return out
     }
 
     // MARK: - Publishing
 
     /// Hands committed `events` (in sequence order) to every subscriber they match.
-    public func publish(_ events: [RelayEvent]) {
+    /// `data`, when given, holds each event's serialized data (the service already made it for the
+    /// store), so nothing is serialized twice. With no subscriber nothing is encoded at all.
+    public func publish(_ events: [RelayEvent], data: [[UInt8]]? = nil) {
         guard let lastSeq = events.last?.seq else { return }
-        let encoded = events.map { EncodedEvent(seq: $0.seq, event: $0, bytes: Self.encode($0)) }
+        let idle = state.withLock { state in
+            state.published = max(state.published, lastSeq)
+            return state.subscribers.isEmpty
+        }
+        if idle { return }
+        let encoded: [EncodedEvent]
+        if let data, data.count == events.count {
+            encoded = zip(events, data).map { EncodedEvent(seq: $0.seq, event: $0, bytes: Self.encode($0, data: $1)) }
+        } else {
+            encoded = events.map { EncodedEvent(seq: $0.seq, event: $0, bytes: Self.encode($0)) }
+        }
         let whole: [UInt8] = encoded.count == 1 ? encoded[0].bytes : encoded.flatMap(\.bytes)
         var byLoop: [ObjectIdentifier: (EventLoop, [EventSubscriber.Delivery])] = [:]
         state.withLock { state in
