@@ -147,7 +147,9 @@ public final class RelayService: Sendable {
         let eventData = effects.events.map { $0.data.serialized() }
         var batch = Self.batch(for: effects, eventData: eventData, nextSeq: nextSeq)
         for (key, value) in extra { batch.setMeta(key, value) }
-        if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / 1000 != last / 1000 {
+        // Pruning walks the retained tail to find its cut, so it runs once per tenth of the retention.
+        let every = UInt64(max(1000, retention.events / 10))
+        if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / every != last / every {
             batch.pruneEvents(keepingLast: retention.events)
             batch.prunePushes(keepingLast: retention.pushes)
         }
