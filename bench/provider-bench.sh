@@ -111,7 +111,10 @@ run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 
 
 run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
 run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+RELAY_CPU_BEFORE=$(cpu_ticks "$RELAY_PID")
 RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
+RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
 NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
 
 # Every push the relay answered was logged after its commit, with its status.
@@ -127,5 +130,7 @@ grep -q '"status":200' <<<"$LAST" || { echo "provider-bench: push log: $LAST" >&
 
 echo "pushes: $N to $COUNT tokens over $C connections x $M streams, $THREADS threads/workers, $(nproc) cores"
 echo "activity-relay: $RELAY_RATE req/s (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
+awk -v t=$((RELAY_CPU_AFTER - RELAY_CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" -v n="$N" \
+    'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
 echo "nginx return 200: $NGINX_RATE req/s"
 awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
