@@ -1,5 +1,5 @@
 #!/bin/sh
-# The walk-through of docs/walkthrough.md, command for command: WalkthroughTests runs it against a
+# The walk-through of the README's walk-through, command for command: WalkthroughTests runs it against a
 # live relay on the virtual clock and checks that it prints exactly the outputs the document shows.
 # Needs PORT, CA and ADMIN in the environment, and curl and jq on the PATH.
 set -eu

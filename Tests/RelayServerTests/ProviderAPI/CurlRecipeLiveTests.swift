@@ -3,7 +3,7 @@ import RelayCore
 import RelayTestKit
 import XCTest
 
-/// Apple's curl recipe, exactly as `docs/provider-api.md` prints it (JWT from
+/// Apple's curl recipe, exactly as the README prints it (JWT from
 /// `activity-relay token`), run by bash against the live relay; only the port is changed.
 final class CurlRecipeLiveTests: XCTestCase {
     private var provider: ProviderRelay!
@@ -19,7 +19,7 @@ final class CurlRecipeLiveTests: XCTestCase {
 
     /// The shell block between `<!-- recipe:start -->` and `<!-- recipe:end -->`.
     private static func recipe() throws -> String {
-        let text = try String(contentsOf: root.appendingPathComponent("docs/provider-api.md"), encoding: .utf8)
+        let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
         let start = try XCTUnwrap(text.range(of: "<!-- recipe:start -->\n```sh\n"))
         let end = try XCTUnwrap(text.range(of: "```\n<!-- recipe:end -->"))
         return String(text[start.upperBound..<end.lowerBound])
