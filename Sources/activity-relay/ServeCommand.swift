@@ -55,7 +55,8 @@ enum ServeCommand {
         options.httpLimits = configuration.http
         options.httpLimits.streamBufferBytes = configuration.stream.bufferBytes
         options.serverLimits = configuration.http.serverLimits
-        options.retention = RelayService.Retention(events: configuration.retention.events, pushes: configuration.retention.pushes)
+        options.retention = RelayService.Retention(
+            events: configuration.retention.events, pushes: configuration.retention.pushes)
         let runtime: RelayRuntime
         do {
             runtime = try RelayRuntime.start(options)

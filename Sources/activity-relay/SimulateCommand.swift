@@ -11,7 +11,8 @@ enum SimulateCommand {
             switch argument {
             case "--json": asJSON = true
             case let flag where flag.hasPrefix("-"):
-                Terminal.fail("activity-relay simulate: unknown option '\(flag)' (usage: simulate SCENARIO.json [--json])")
+                Terminal.fail(
+                    "activity-relay simulate: unknown option '\(flag)' (usage: simulate SCENARIO.json [--json])")
             default:
                 guard path == nil else { Terminal.fail("activity-relay simulate: give one scenario file, not several") }
                 path = argument

@@ -26,10 +26,13 @@ public struct ScenarioRunner {
     /// Runs `scenario` and returns its report. A malformed scenario throws an error naming the
     /// JSON path; expectations that fail are reported, not thrown.
     public static func run(_ scenario: JSONValue) throws(ScenarioError) -> SimulationReport {
-        guard let top = scenario.objectValue else { throw ScenarioError(path: "", message: "a scenario must be an object") }
+        guard let top = scenario.objectValue else {
+            throw ScenarioError(path: "", message: "a scenario must be an object")
+        }
         let known: Set<String> = ["name", "description", "start", "seed", "rules", "devices", "steps", "until"]
         if let unknown = top.keys.sorted().first(where: { !known.contains($0) }) {
-            throw ScenarioError(path: unknown, message: "is not a scenario key (\(known.sorted().joined(separator: ", ")))")
+            throw ScenarioError(
+                path: unknown, message: "is not a scenario key (\(known.sorted().joined(separator: ", ")))")
         }
         let name = top["name"]?.stringValue ?? "unnamed scenario"
         let start = try number(top["start"], path: "start") ?? 1_767_225_600
@@ -54,10 +57,12 @@ public struct ScenarioRunner {
             let path = "steps[\(index)]"
             guard let members = step.objectValue else { throw ScenarioError(path: path, message: "must be an object") }
             guard let atValue = members["at"], let offset = DurationText.seconds(atValue), offset >= 0 else {
-                throw ScenarioError(path: "\(path).at", message: "is required: seconds or a duration like \"90s\", \"15m\", \"8h\"")
+                throw ScenarioError(
+                    path: "\(path).at", message: "is required: seconds or a duration like \"90s\", \"15m\", \"8h\"")
             }
             guard offset >= previous else {
-                throw ScenarioError(path: "\(path).at", message: "steps must be in time order (\(offset) < \(previous))")
+                throw ScenarioError(
+                    path: "\(path).at", message: "steps must be in time order (\(offset) < \(previous))")
             }
             previous = offset
             try runner.run(step: members, at: start + offset, path: path)
@@ -97,7 +102,8 @@ public struct ScenarioRunner {
             labels[device.id] = name
             for (bundleId, settings) in (entry["apps"]?.objectValue ?? [:]).sorted(by: { $0.key < $1.key }) {
                 do {
-                    _ = try emulator.updateAppSettings(deviceId: device.id, bundleId: bundleId, body: settings, at: start)
+                    _ = try emulator.updateAppSettings(
+                        deviceId: device.id, bundleId: bundleId, body: settings, at: start)
                 } catch {
                     throw ScenarioError(path: "\(path).apps.\(bundleId)", message: error.message)
                 }
@@ -139,7 +145,8 @@ public struct ScenarioRunner {
     }
 
     private mutating func startActivity(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        path: String
     ) throws(ScenarioError) {
         var request = try values.resolve(.object(body), path: path)
         if case .object(var members) = request, let device = members["device"]?.stringValue {
@@ -151,9 +158,14 @@ public struct ScenarioRunner {
         do {
             let activity = try emulator.startActivity(body: request, at: time)
             name(activity: activity.id, label)
-            note(time, "app", "start \(labels[activity.id] ?? activity.id) (\(activity.attributesType)) → \(activity.state.rawValue)", status: 201)
+            note(
+                time, "app",
+                "start \(labels[activity.id] ?? activity.id) (\(activity.attributesType)) → \(activity.state.rawValue)",
+                status: 201)
         } catch {
-            note(time, "app", "start \(label ?? "activity") → \(error.status) \(error.code): \(error.message)", status: error.status)
+            note(
+                time, "app", "start \(label ?? "activity") → \(error.status) \(error.code): \(error.message)",
+                status: error.status)
         }
     }
 
@@ -170,14 +182,17 @@ public struct ScenarioRunner {
         do {
             if action == "update" {
                 let (activity, outcome) = try emulator.updateActivity(id: id, body: resolved, at: time)
-                note(time, "app", "update \(label) → \(outcome.recordOutcome) (\(activity.state.rawValue))", status: 200)
+                note(
+                    time, "app", "update \(label) → \(outcome.recordOutcome) (\(activity.state.rawValue))", status: 200)
             } else {
                 let activity = try emulator.endActivity(id: id, body: resolved, at: time)
                 let dismiss = activity.dismissAt.map { " dismiss at " + DurationText.offset($0 - start) } ?? ""
                 note(time, "app", "end \(label) → \(activity.state.rawValue)\(dismiss)", status: 200)
             }
         } catch {
-            note(time, "app", "\(action) \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+            note(
+                time, "app", "\(action) \(label) → \(error.status) \(error.code): \(error.message)",
+                status: error.status)
         }
     }
 
@@ -206,14 +221,17 @@ public struct ScenarioRunner {
             let token = try emulator.pushToStartToken(
                 deviceId: device, bundleId: bundleId, attributesType: attributesType, at: time)
             names[label] = .pushToStartToken(token)
-            note(time, "app", "push-to-start token \(label) for \(token.attributesType): \(token.token.prefix(12))…", status: 200)
+            note(
+                time, "app", "push-to-start token \(label) for \(token.attributesType): \(token.token.prefix(12))…",
+                status: 200)
         } catch {
             throw ScenarioError(path: path, message: error.message)
         }
     }
 
     private mutating func push(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        path: String
     ) throws(ScenarioError) {
         var token: String
         var bundleId: String?
@@ -226,7 +244,9 @@ public struct ScenarioRunner {
                     throw ScenarioError(path: "\(path).to", message: "activity \(label) does not exist")
                 }
                 guard let pushToken = activity.pushToken else {
-                    throw ScenarioError(path: "\(path).to", message: "activity \(label) has no push token (start it with pushType \"token\")")
+                    throw ScenarioError(
+                        path: "\(path).to",
+                        message: "activity \(label) has no push token (start it with pushType \"token\")")
                 }
                 token = pushToken
                 bundleId = activity.bundleId
@@ -234,7 +254,8 @@ public struct ScenarioRunner {
                 token = issued.token
                 bundleId = issued.bundleId
             default:
-                throw ScenarioError(path: "\(path).to", message: "'\(label)' is not an activity or push-to-start token name")
+                throw ScenarioError(
+                    path: "\(path).to", message: "'\(label)' is not an activity or push-to-start token name")
             }
         } else if let literal = body["token"]?.stringValue {
             token = literal
@@ -281,11 +302,13 @@ public struct ScenarioRunner {
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         let bundleId = try requireString(body, "bundleId", path: path)
-        let policy = MessageStoragePolicy(rawValue: Int(try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0))
+        let policy = MessageStoragePolicy(
+            rawValue: Int(try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0))
         switch emulator.createChannel(bundleId: bundleId, policy: policy, at: time) {
         case .success(let channel):
             names[label] = .channel(channel.id)
-            note(time, "app", "channel \(label) created for \(bundleId), storage policy \(policy.rawValue)", status: 201)
+            note(
+                time, "app", "channel \(label) created for \(bundleId), storage policy \(policy.rawValue)", status: 201)
         case .failure(let error):
             note(time, "app", "channel \(label) → \(error.status) \(error.reason.rawValue)", status: error.status)
         }
@@ -329,11 +352,13 @@ public struct ScenarioRunner {
     }
 
     private mutating func scheduleAlarm(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        path: String
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         var request = body
-        request["deviceId"] = .string(try deviceID(try requireString(body, "device", path: path), path: "\(path).device"))
+        request["deviceId"] = .string(
+            try deviceID(try requireString(body, "device", path: path), path: "\(path).device"))
         request["device"] = nil
         let resolved = try values.resolve(.object(request), path: path)
         do {
@@ -342,11 +367,15 @@ public struct ScenarioRunner {
             labels[alarm.id] = label
             note(time, "app", "schedule alarm \(label) → \(alarm.state.rawValue)\(describeNext(alarm))", status: 201)
         } catch {
-            note(time, "app", "schedule alarm \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+            note(
+                time, "app", "schedule alarm \(label) → \(error.status) \(error.code): \(error.message)",
+                status: error.status)
         }
     }
 
-    private mutating func operateAlarm(_ body: [String: JSONValue], at time: UnixSeconds, path: String) throws(ScenarioError) {
+    private mutating func operateAlarm(_ body: [String: JSONValue], at time: UnixSeconds, path: String)
+        throws(ScenarioError)
+    {
         let label = try requireString(body, "alarm", path: path)
         guard case .alarm(let id)? = names[label] else {
             throw ScenarioError(path: "\(path).alarm", message: "'\(label)' is not an alarm name")
@@ -360,7 +389,9 @@ public struct ScenarioRunner {
             let state = alarm.removedAt == nil ? alarm.state.rawValue : "removed"
             note(time, "app", "\(opName) alarm \(label) → \(state)\(describeNext(alarm))", status: 200)
         } catch {
-            note(time, "app", "\(opName) alarm \(label) → \(error.status) \(error.code): \(error.message)", status: error.status)
+            note(
+                time, "app", "\(opName) alarm \(label) → \(error.status) \(error.code): \(error.message)",
+                status: error.status)
         }
     }
 
@@ -375,7 +406,9 @@ public struct ScenarioRunner {
             subject = label
             let activity = emulator.activities[try activityID(label, path: "\(path).activity")]
             for key in ["state", "contentState", "staleDate", "dismissAt", "endedAt", "relevanceScore"] {
-                if let wanted = body[key] { checks.append((key, activity?.json[key], try values.resolve(wanted, path: "\(path).\(key)"))) }
+                if let wanted = body[key] {
+                    checks.append((key, activity?.json[key], try values.resolve(wanted, path: "\(path).\(key)")))
+                }
             }
         } else if let label = body["alarm"]?.stringValue {
             subject = label
@@ -383,10 +416,18 @@ public struct ScenarioRunner {
                 throw ScenarioError(path: "\(path).alarm", message: "'\(label)' is not an alarm name")
             }
             let alarm = emulator.alarms[id]
-            if let wanted = body["state"] { checks.append(("state", .string(alarm?.state.rawValue ?? "removed"), wanted)) }
-            if let wanted = body["mode"] { checks.append(("mode", alarm?.json["presentationState"]?["mode"] ?? .null, wanted)) }
+            if let wanted = body["state"] {
+                checks.append(("state", .string(alarm?.state.rawValue ?? "removed"), wanted))
+            }
+            if let wanted = body["mode"] {
+                checks.append(("mode", alarm?.json["presentationState"]?["mode"] ?? .null, wanted))
+            }
             if let wanted = body["nextAlertAt"] {
-                checks.append(("nextAlertAt", alarm?.json["nextAlertAt"] ?? .null, try values.resolve(wanted, path: "\(path).nextAlertAt")))
+                checks.append(
+                    (
+                        "nextAlertAt", alarm?.json["nextAlertAt"] ?? .null,
+                        try values.resolve(wanted, path: "\(path).nextAlertAt")
+                    ))
             }
         }
         for (key, actual) in [
@@ -396,7 +437,8 @@ public struct ScenarioRunner {
             if let wanted = body[key] { checks.append((key, actual, wanted)) }
         }
         guard !checks.isEmpty else {
-            throw ScenarioError(path: path, message: "an expectation needs something to check (state, status, outcome, ...)")
+            throw ScenarioError(
+                path: path, message: "an expectation needs something to check (state, status, outcome, ...)")
         }
         for (key, actual, wanted) in checks {
             let found = actual ?? .null
@@ -404,9 +446,12 @@ public struct ScenarioRunner {
                 passed += 1
                 note(time, "expect", "\(subject) \(key) = \(wanted.jsonString) ✓", status: nil)
             } else {
-                let line = "\(DurationText.offset(time - start)) \(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString)"
+                let line =
+                    "\(DurationText.offset(time - start)) \(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString)"
                 failures.append(line)
-                note(time, "expect", "\(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString) ✗", status: nil)
+                note(
+                    time, "expect", "\(subject) \(key): expected \(wanted.jsonString), found \(found.jsonString) ✗",
+                    status: nil)
             }
         }
     }
@@ -450,7 +495,8 @@ public struct ScenarioRunner {
             case .activityPushToken:
                 return "\(label) push token \(subject["pushToken"]?.stringValue?.prefix(12) ?? "")…"
             case .activityEnded:
-                let dismiss = subject["dismissAt"]?.doubleValue.map { ", dismissed at " + DurationText.offset($0 - start) } ?? ""
+                let dismiss =
+                    subject["dismissAt"]?.doubleValue.map { ", dismissed at " + DurationText.offset($0 - start) } ?? ""
                 return "\(label) ended\(cause)\(dismiss)"
             default:
                 let kind = event.type.rawValue.dropFirst("activity.".count)
@@ -463,7 +509,9 @@ public struct ScenarioRunner {
             if event.type == .alarmRemoved { return "alarm \(label) removed" }
             let state = event.subject["state"]?.stringValue ?? "?"
             let mode = event.subject["presentationState"]?["mode"]?.stringValue.map { " [\($0)]" } ?? ""
-            let next = event.subject["nextAlertAt"]?.doubleValue.map { ", next alert " + DurationText.offset($0 - start) } ?? ""
+            let next =
+                event.subject["nextAlertAt"]?.doubleValue.map { ", next alert " + DurationText.offset($0 - start) }
+                ?? ""
             return "alarm \(label) \(state)\(mode)\(next)"
         }
         return event.type.rawValue
@@ -511,14 +559,17 @@ public struct ScenarioRunner {
         return id
     }
 
-    private func requireString(_ body: [String: JSONValue], _ key: String, path: String) throws(ScenarioError) -> String {
+    private func requireString(_ body: [String: JSONValue], _ key: String, path: String) throws(ScenarioError) -> String
+    {
         guard let text = body[key]?.stringValue, !text.isEmpty else {
             throw ScenarioError(path: "\(path).\(key)", message: "is required (a string)")
         }
         return text
     }
 
-    private func headerFields(_ headers: [String: JSONValue], path: String) throws(ScenarioError) -> [(name: String, value: String)] {
+    private func headerFields(_ headers: [String: JSONValue], path: String) throws(ScenarioError) -> [(
+        name: String, value: String
+    )] {
         var fields: [(name: String, value: String)] = []
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
             switch value {

@@ -22,7 +22,9 @@ struct ScenarioValues {
         case .array(let elements):
             var out: [JSONValue] = []
             out.reserveCapacity(elements.count)
-            for (index, element) in elements.enumerated() { out.append(try resolve(element, path: "\(path)[\(index)]")) }
+            for (index, element) in elements.enumerated() {
+                out.append(try resolve(element, path: "\(path)[\(index)]"))
+            }
             return .array(out)
         case .object(let members):
             var out: [String: JSONValue] = [:]
@@ -41,7 +43,8 @@ struct ScenarioValues {
             guard let sign = rest.first, sign == "+" || sign == "-",
                 let seconds = DurationText.seconds(rest.dropFirst())
             else {
-                throw ScenarioError(path: path, message: "'$\(text)' is not $\(prefix), $\(prefix)+DURATION or $\(prefix)-DURATION")
+                throw ScenarioError(
+                    path: path, message: "'$\(text)' is not $\(prefix), $\(prefix)+DURATION or $\(prefix)-DURATION")
             }
             return .number(sign == "+" ? base + seconds : base - seconds)
         }

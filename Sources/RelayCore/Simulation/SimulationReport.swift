@@ -48,7 +48,9 @@ public struct SimulationReport: Sendable {
                         "text": .string(entry.text), "event": .optional(entry.event),
                     ]
                 }),
-            "expectations": ["passed": .int(Int64(expectationsPassed)), "failed": .array(failures.map(JSONValue.string))],
+            "expectations": [
+                "passed": .int(Int64(expectationsPassed)), "failed": .array(failures.map(JSONValue.string)),
+            ],
             "final": ["activities": .array(finalActivities), "alarms": .array(finalAlarms)],
         ]
     }
@@ -96,6 +98,7 @@ public enum UTCDate {
             }
         }
         func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
+        return
+            "\(year)-\(two(month))-\(two(day))T\(two(secondOfDay / 3600)):\(two(secondOfDay % 3600 / 60)):\(two(secondOfDay % 60))Z"
     }
 }

@@ -67,10 +67,13 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
             armTimer()
         case .error(let error):
             cancelTimer()
-            let response = TransportError.response(status: error.status, code: "badRequest", message: error.reason.rawValue)
+            let response = TransportError.response(
+                status: error.status, code: "badRequest", message: error.reason.rawValue)
             connection.write(HTTP1ResponseWriter.response(response, keepAlive: false))
             connection.closeAfterFlush()
-            RelayLog.info("http1.reject", ["conn": String(connection.id), "status": String(error.status), "reason": error.reason.rawValue])
+            RelayLog.info(
+                "http1.reject",
+                ["conn": String(connection.id), "status": String(error.status), "reason": error.reason.rawValue])
         case .request(let request, let info):
             cancelTimer()
             busy = true
@@ -84,22 +87,28 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
             responder.handle(ServerRequest(request: request, context: context)) { [weak self] response in
                 guard let session = self else { return }
                 loop.execute {
-                    session.complete(response, generation: current, keepAlive: keepAlive, isHead: isHead, minorVersion: minor)
+                    session.complete(
+                        response, generation: current, keepAlive: keepAlive, isHead: isHead, minorVersion: minor)
                 }
             }
         }
     }
 
-    private func complete(_ response: ServerResponse, generation current: UInt64, keepAlive: Bool, isHead: Bool, minorVersion: Int) {
+    private func complete(
+        _ response: ServerResponse, generation current: UInt64, keepAlive: Bool, isHead: Bool, minorVersion: Int
+    ) {
         guard current == generation, busy, !isClosed else { return }
         switch response {
         case .full(let full):
             connection.write(
-                HTTP1ResponseWriter.response(full, keepAlive: keepAlive, requestMinorVersion: minorVersion, isHeadRequest: isHead))
+                HTTP1ResponseWriter.response(
+                    full, keepAlive: keepAlive, requestMinorVersion: minorVersion, isHeadRequest: isHead))
             finishRequest(keepAlive: keepAlive)
         case .stream(let head, let start):
             let framing: HTTP1ResponseWriter.Framing = minorVersion >= 1 ? .chunked : .untilClose
-            connection.write(HTTP1ResponseWriter.head(head, framing: framing, keepAlive: keepAlive, requestMinorVersion: minorVersion))
+            connection.write(
+                HTTP1ResponseWriter.head(
+                    head, framing: framing, keepAlive: keepAlive, requestMinorVersion: minorVersion))
             let stream = ResponseStream(
                 loop: connection.loop, streamID: 1, maxBufferedBytes: limits.streamBufferBytes, session: self)
             self.stream = stream

@@ -94,7 +94,8 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func dispatch(streamID: UInt32, request: HTTPRequest, tooLarge: Bool) {
         pending.insert(streamID)
         let loop = connection.loop
-        let serverRequest = ServerRequest(request: request, context: context, bodyTooLarge: tooLarge, streamID: streamID)
+        let serverRequest = ServerRequest(
+            request: request, context: context, bodyTooLarge: tooLarge, streamID: streamID)
         responder.handle(serverRequest) { [weak self] response in
             guard let session = self else { return }
             loop.execute { session.complete(streamID: streamID, response) }

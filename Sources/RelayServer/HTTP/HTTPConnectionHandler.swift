@@ -1,6 +1,6 @@
-public import RelayNet
 import RelayCore
 import RelayHTTP
+public import RelayNet
 
 /// The `ConnectionHandler` of every TLS connection: speaks HTTP/2 when ALPN chose `h2`, else
 /// HTTP/1.1, and hands complete requests to the `Responder`.
@@ -47,7 +47,10 @@ public final class HTTPConnectionHandler: ConnectionHandler {
             providerTokens: ProviderTokenChurn(minimumInterval: providerTokenRefreshInterval))
         RelayLog.debug(
             "conn.open",
-            ["conn": String(connection.id), "peer": connection.remoteAddress, "alpn": connection.alpnProtocol ?? "none"])
+            [
+                "conn": String(connection.id), "peer": connection.remoteAddress,
+                "alpn": connection.alpnProtocol ?? "none",
+            ])
         if isH2 {
             session = HTTP2Session(connection: connection, context: context, responder: responder, limits: limits)
         } else {

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
-import Synchronization
 import RelayCore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One line per event on standard error: time, level, event name and `key=value` fields that
 /// carry the ids needed to follow a push from request to renderer (conn, stream, apnsId,
@@ -71,10 +72,18 @@ public enum RelayLog {
         }
     }
 
-    public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.debug, event, fields) }
-    public static func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.info, event, fields) }
-    public static func warning(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.warning, event, fields) }
-    public static func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) { log(.error, event, fields) }
+    public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.debug, event, fields)
+    }
+    public static func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.info, event, fields)
+    }
+    public static func warning(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.warning, event, fields)
+    }
+    public static func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+        log(.error, event, fields)
+    }
 
     /// Values with spaces, quotes or `=` are quoted so a line stays machine-splittable.
     static func quoted(_ value: String) -> String {

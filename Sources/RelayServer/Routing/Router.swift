@@ -18,7 +18,9 @@ public struct Router: Responder {
     public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let path = request.request.path
         guard let group = groups.first(where: { $0.owns(path) }) else {
-            respond(.full(JSONResponse.error(404, "notFound", "no route for \(request.request.method) \(path.prefix(200))")))
+            respond(
+                .full(JSONResponse.error(404, "notFound", "no route for \(request.request.method) \(path.prefix(200))"))
+            )
             return
         }
         group.handle(request, respond: respond)

@@ -24,7 +24,8 @@ public final class RelayRuntime: Sendable {
         /// Builds the route groups for a service; the default is every surface of the relay.
         public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
 
-        public init(certificatePath: String, privateKeyPath: String, databasePath: String, routeSettings: RouteSettings) {
+        public init(certificatePath: String, privateKeyPath: String, databasePath: String, routeSettings: RouteSettings)
+        {
             self.routeSettings = routeSettings
             self.certificatePath = certificatePath
             self.privateKeyPath = privateKeyPath
@@ -48,7 +49,9 @@ public final class RelayRuntime: Sendable {
     }
 
     /// Opens the store, restores state, binds the listener and starts serving.
-    public static func start(_ options: Options, ids: any IdentifierGenerator = SecureIdentifiers()) throws -> RelayRuntime {
+    public static func start(_ options: Options, ids: any IdentifierGenerator = SecureIdentifiers()) throws
+        -> RelayRuntime
+    {
         let service = try RelayService.open(
             path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
             retention: options.retention)

@@ -10,7 +10,9 @@ final class DeviceEmulatorTests: XCTestCase {
         DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: start)
     }
 
-    private func push(_ token: String, topic: String? = nil, _ aps: JSONValue, priority: String = "10") -> LiveActivityPushRequest? {
+    private func push(_ token: String, topic: String? = nil, _ aps: JSONValue, priority: String = "10")
+        -> LiveActivityPushRequest?
+    {
         let payload: JSONValue = ["aps": aps]
         let headers: [(name: String, value: String)] = [
             ("apns-push-type", "liveactivity"), ("apns-topic", topic ?? bundle + ".push-type.liveactivity"),
@@ -24,7 +26,9 @@ final class DeviceEmulatorTests: XCTestCase {
 
     private func context() -> PushContext { PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: .null) }
 
-    private func startActivity(_ emulator: inout DeviceEmulator, device: String, token: Bool = true, channel: String? = nil) throws -> LiveActivity {
+    private func startActivity(
+        _ emulator: inout DeviceEmulator, device: String, token: Bool = true, channel: String? = nil
+    ) throws -> LiveActivity {
         var body: JSONValue = [
             "deviceId": .string(device), "bundleId": .string(bundle), "attributesType": "A", "attributes": [:],
             "contentState": ["n": 0],
@@ -42,11 +46,13 @@ final class DeviceEmulatorTests: XCTestCase {
         let device = emulator.createDevice(keyHash: "h", at: start)
         let activity = try startActivity(&emulator, device: device.id)
         let update: JSONValue = ["event": "update", "timestamp": .number(start), "content-state": ["n": 1]]
-        let unknown = emulator.deliver(try XCTUnwrap(push(String(repeating: "ab", count: 32), update)), context: context(), at: start)
+        let unknown = emulator.deliver(
+            try XCTUnwrap(push(String(repeating: "ab", count: 32), update)), context: context(), at: start)
         XCTAssertEqual(unknown.error?.reason, .badDeviceToken)
         let token = try XCTUnwrap(activity.pushToken)
         let other = emulator.deliver(
-            try XCTUnwrap(push(token, topic: "com.other.app.push-type.liveactivity", update)), context: context(), at: start)
+            try XCTUnwrap(push(token, topic: "com.other.app.push-type.liveactivity", update)), context: context(),
+            at: start)
         XCTAssertEqual(other.error?.reason, .deviceTokenNotForTopic)
         let good = emulator.deliver(try XCTUnwrap(push(token, update)), context: context(), at: start)
         XCTAssertNil(good.error)
@@ -68,7 +74,8 @@ final class DeviceEmulatorTests: XCTestCase {
         for write in original.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
         for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
         var restored = try DeviceEmulator.restore(
-            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: start, nextSeq: original.nextSeq, documents: documents)
+            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: start, nextSeq: original.nextSeq,
+            documents: documents)
         XCTAssertEqual(restored.activities[activity.id]?.json, original.activities[activity.id]?.json)
         XCTAssertEqual(restored.alarms.count, 1)
         original.advance(to: start + 9 * 3600)

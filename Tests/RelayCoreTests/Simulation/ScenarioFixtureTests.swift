@@ -17,7 +17,8 @@ final class ScenarioFixtureTests: XCTestCase {
     func testEveryRequiredScenarioExists() throws {
         for name in Self.required {
             XCTAssertTrue(
-                FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent("\(name).json").path), name)
+                FileManager.default.fileExists(atPath: Self.directory.appendingPathComponent("\(name).json").path), name
+            )
         }
     }
 
@@ -63,7 +64,9 @@ final class ScenarioErrorTests: XCTestCase {
             (["devices": device], "steps"),
             (["devices": device, "steps": [["do": "advance"]]], "steps[0].at"),
             (["devices": device, "steps": [["at": "5x", "do": "advance"]]], "steps[0].at"),
-            (["devices": device, "steps": [["at": 10, "do": "advance"], ["at": 5, "do": "advance"]]], "steps[1].at"),
+            (
+                ["devices": device, "steps": [["at": 10, "do": "advance"], ["at": 5, "do": "advance"]]], "steps[1].at"
+            ),
             (["devices": device, "steps": [["at": 0, "do": "fly"]]], "steps[0].do"),
             (["devices": device, "steps": [["at": 0, "do": "push", "to": "nobody", "payload": [:]]]], "steps[0].to"),
             (["devices": device, "steps": [["at": 0, "do": "expect"]]], "steps[0]"),

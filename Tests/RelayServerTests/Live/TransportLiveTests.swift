@@ -58,7 +58,10 @@ final class TransportLiveTests: XCTestCase {
     func testHTTP1BodyOverLimitIs413() throws {
         let body = String(repeating: "a", count: 70_000)
         let outcome = try relay.curl(
-            ["--http1.1", "-w", " %{http_code}", "-H", "content-type: text/plain", "--data-binary", body, "\(relay.base)/echo"])
+            [
+                "--http1.1", "-w", " %{http_code}", "-H", "content-type: text/plain", "--data-binary", body,
+                "\(relay.base)/echo",
+            ])
         XCTAssertTrue(outcome.stdout.hasSuffix(" 413"), outcome.stdout)
     }
 

@@ -23,7 +23,9 @@ final class LiveRelay {
         directory: URL? = nil, extraRoutes: [any RouteGroup] = [],
         configure: (inout RelayRuntime.Options) -> Void = { _ in }
     ) throws {
-        let directory = directory ?? FileManager.default.temporaryDirectory
+        let directory =
+            directory
+            ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("relay-test-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
@@ -38,7 +40,8 @@ final class LiveRelay {
                 teamID: "DEVTEAM000", keyID: "DEVKEY0000", publicKey: try devKey.publicKey, bundleIDs: .any)
         ])
         var options = RelayRuntime.Options(
-            certificatePath: cert, privateKeyPath: key, databasePath: directory.appendingPathComponent("relay.sqlite").path,
+            certificatePath: cert, privateKeyPath: key,
+            databasePath: directory.appendingPathComponent("relay.sqlite").path,
             routeSettings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: keyring))
         options.port = 0
         options.threads = 2
@@ -82,5 +85,6 @@ enum Fixtures {
     static func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
 
     /// The package's root folder.
-    static let repositoryRoot = directory.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repositoryRoot = directory.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 }

@@ -26,8 +26,10 @@ enum RelayBinary {
         let deadline = Date().addingTimeInterval(20)
         while Date() < deadline {
             let probe = try ChildProcess.run(
-                ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", data + "/tls-cert.pem",
-                 "https://localhost:\(port)/healthz"], timeout: 5)
+                [
+                    "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "--cacert", data + "/tls-cert.pem",
+                    "https://localhost:\(port)/healthz",
+                ], timeout: 5)
             if probe.stdout == "200" { return child }
             usleep(100_000)
         }
