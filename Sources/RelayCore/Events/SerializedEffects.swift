@@ -53,7 +53,7 @@ private struct SubjectCache {
             return value.serialized()
         case .activity(let activity):
             if let (cached, bytes) = activities[activity.id], cached == activity { return bytes }
-            let bytes = activity.json.serialized()
+            let bytes = activity.serializedJSON()
             activities[activity.id] = (activity, bytes)
             return bytes
         case .alarm(let alarm):
@@ -68,7 +68,7 @@ private struct SubjectCache {
 
     mutating func bytes(for record: PushRecord) -> [UInt8] {
         if let (cached, bytes) = pushes[record.uniqueId], cached == record { return bytes }
-        let bytes = record.json.serialized()
+        let bytes = record.serializedJSON()
         pushes[record.uniqueId] = (record, bytes)
         return bytes
     }

@@ -25,6 +25,12 @@ final class SerializedEffectsTests: XCTestCase {
         XCTAssertEqual(serialized.pushRecords, effects.pushRecords.map { $0.json.serialized() }, file: file, line: line)
     }
 
+    private func assertActivitiesMatchTheirJSON(_ emulator: DeviceEmulator, file: StaticString = #filePath, line: UInt = #line) {
+        for activity in emulator.activities.values {
+            XCTAssertEqual(activity.serializedJSON(), activity.json.serialized(), file: file, line: line)
+        }
+    }
+
     func testBatchesOfStartsPushesEndsAndAlarmsMatchTheirJSON() throws {
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 3), now: start)
         let devices = (0..<3).map { _ in emulator.createDevice(keyHash: "k", at: start) }
@@ -45,7 +51,7 @@ final class SerializedEffectsTests: XCTestCase {
         assertMatchesEachJSON(emulator.takeEffects())
 
         // Several pushes to the same activities in one batch: events see earlier states than the document.
-        for step in 1...6 {
+        for step in 1...36 {
             let token = tokens[step % tokens.count]
             let aps: JSONValue = [
                 "event": "update", "timestamp": .number(start + Double(step)),
@@ -59,14 +65,42 @@ final class SerializedEffectsTests: XCTestCase {
         _ = emulator.deliver(try push(tokens[0], end), context: context, at: start + 10)
         _ = emulator.deliver(try push(tokens[0], end), context: context, at: start + 11)
         let pushes = emulator.takeEffects()
-        XCTAssertGreaterThan(pushes.events.count, 10)
-        XCTAssertEqual(pushes.pushRecords.count, 8)
+        XCTAssertGreaterThan(pushes.events.count, 40)
+        XCTAssertEqual(pushes.pushRecords.count, 38)
+        XCTAssertTrue(pushes.pushRecords.contains { $0.outcome == .deferred }, "the budget is spent: updates are held")
+        XCTAssertTrue(emulator.activities.values.contains { $0.pendingUpdate != nil })
         assertMatchesEachJSON(pushes)
+        assertActivitiesMatchTheirJSON(emulator)
 
         emulator.advance(to: start + 9 * 3600)
         let advanced = emulator.takeEffects()
         XCTAssertFalse(advanced.events.isEmpty)
         assertMatchesEachJSON(advanced)
+        assertActivitiesMatchTheirJSON(emulator)
+    }
+
+    func testPushRecordBytesMatchTheirJSON() {
+        let base = PushRecord(apnsId: "a", uniqueId: "u", receivedAt: start + 0.5, outcome: .applied)
+        var withChannel = base
+        withChannel.channelId = "c"
+        withChannel.token = "ignored when a channel is set"
+        var full = base
+        full.token = "t"
+        full.bundleId = "b"
+        full.activityId = "act"
+        full.headers = ["apns-topic": "x", "Zeta": "\"quoted\"\n", "é": "\u{2028}", "a": ""]
+        full.payload = ["aps": ["event": "update", "n": 1.25]]
+        full.status = 410
+        full.reason = "Unregistered"
+        full.outcome = .rejected
+        full.hint = "h"
+        full.responseBody = ["reason": "Unregistered", "timestamp": 1]
+        var payloadText = base
+        payloadText.payload = .string("not json")
+        payloadText.receivedAt = start
+        for record in [base, withChannel, full, payloadText] {
+            XCTAssertEqual(record.serializedJSON(), record.json.serialized(), "\(record)")
+        }
     }
 
     func testEventDataKeepsItsPrecedenceOverExtraMembers() {
