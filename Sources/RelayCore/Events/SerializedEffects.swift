@@ -43,33 +43,49 @@ extension EmulatorEffects {
 /// The last serialized state of each activity, alarm and push record seen in one batch, by ID;
 /// a subject equal to it reuses its bytes.
 private struct SubjectCache {
-    private var activities: [String: (LiveActivity, [UInt8])] = [:]
-    private var alarms: [String: (Alarm, [UInt8])] = [:]
-    private var pushes: [String: (PushRecord, [UInt8])] = [:]
+    private var activities = SerializedSubjects<LiveActivity>()
+    private var alarms = SerializedSubjects<Alarm>()
+    private var pushes = SerializedSubjects<PushRecord>()
 
     mutating func bytes(for source: RecordedJSON) -> [UInt8] {
         switch source {
-        case .json(let value):
-            return value.serialized()
-        case .activity(let activity):
-            if let (cached, bytes) = activities[activity.id], cached == activity { return bytes }
-            let bytes = activity.serializedJSON()
-            activities[activity.id] = (activity, bytes)
-            return bytes
-        case .alarm(let alarm):
-            if let (cached, bytes) = alarms[alarm.id], cached == alarm { return bytes }
-            let bytes = alarm.json.serialized()
-            alarms[alarm.id] = (alarm, bytes)
-            return bytes
-        case .push(let record):
-            return bytes(for: record)
+        case .json(let value): return value.serialized()
+        case .activity(let activity): return activities.bytes(activity, id: activity.id) { $0.serializedJSON() }
+        case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id) { $0.json.serialized() }
+        case .push(let record): return bytes(for: record)
         }
     }
 
     mutating func bytes(for record: PushRecord) -> [UInt8] {
-        if let (cached, bytes) = pushes[record.uniqueId], cached == record { return bytes }
-        let bytes = record.serializedJSON()
-        pushes[record.uniqueId] = (record, bytes)
+        pushes.bytes(record, id: record.uniqueId) { $0.serializedJSON() }
+    }
+}
+
+/// The last serialized state of each subject of one kind, by ID. A push's batch holds one or
+/// two, which a scan finds faster than hashing a 36-character ID; past a few, an index is kept.
+private struct SerializedSubjects<Subject: Equatable> {
+    private var entries: [(id: String, subject: Subject, bytes: [UInt8])] = []
+    private var index: [String: Int] = [:]
+    private static var scanLimit: Int { 8 }
+
+    /// The bytes of `subject` (whose ID is `id`): the cached ones when it equals the last state
+    /// serialized under `id`, else `serialize(subject)`, remembered.
+    mutating func bytes(_ subject: Subject, id: String, serialize: (Subject) -> [UInt8]) -> [UInt8] {
+        let position = entries.count <= Self.scanLimit ? entries.firstIndex { $0.id == id } : index[id]
+        if let position, entries[position].subject == subject { return entries[position].bytes }
+        let bytes = serialize(subject)
+        if let position {
+            entries[position] = (id, subject, bytes)
+        } else {
+            entries.append((id, subject, bytes))
+            if entries.count > Self.scanLimit {
+                if index.isEmpty {
+                    for (position, entry) in entries.enumerated() { index[entry.id] = position }
+                } else {
+                    index[id] = entries.count - 1
+                }
+            }
+        }
         return bytes
     }
 }
