@@ -146,13 +146,15 @@ public final class RelayService: Sendable {
     ) {
         let serialized = effects.serialized()
         let eventData = serialized.events
-        var batch = Self.batch(for: effects, serialized: serialized, nextSeq: nextSeq)
+        var batch = Self.batch(for: effects, serialized: serialized)
         for (key, value) in extra { batch.setMeta(key, value) }
         // Pruning walks the retained tail to find its cut, so it runs once per tenth of the retention.
         let every = UInt64(max(1000, retention.events / 10))
         if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / every != last / every {
             batch.pruneEvents(keepingLast: retention.events)
             batch.prunePushes(keepingLast: retention.pushes)
+            // Only pruning can empty the event log, whose last seq otherwise tells `open` the next one.
+            batch.setMeta(MetaKey.nextSeq, JSONValue.int(Int64(nextSeq)).serialized())
         }
         let hub = self.hub
         let events = effects.events
@@ -233,7 +235,7 @@ public final class RelayService: Sendable {
     }
 
     /// The store batch for a command's effects, `serialized` being their bytes.
-    static func batch(for effects: EmulatorEffects, serialized: SerializedEffects, nextSeq: UInt64) -> StoreBatch {
+    static func batch(for effects: EmulatorEffects, serialized: SerializedEffects) -> StoreBatch {
         var batch = StoreBatch()
         for (document, body) in zip(effects.documents, serialized.documents) {
             if let body {
@@ -258,7 +260,6 @@ public final class RelayService: Sendable {
                     apnsId: record.apnsId, uniqueId: record.uniqueId, token: record.token, channelId: record.channelId,
                     bundleId: record.bundleId, receivedAt: record.receivedAt, record: bytes))
         }
-        if !effects.events.isEmpty { batch.setMeta(MetaKey.nextSeq, JSONValue.int(Int64(nextSeq)).serialized()) }
         return batch
     }
 }
