@@ -44,6 +44,24 @@ struct JSONObjectWriter {
         JSONWriter.writeInteger(value, to: &out)
     }
 
+    mutating func member(_ name: StaticString, bool value: Bool) {
+        key(name)
+        JSONWriter.append(value ? "true" : "false", to: &out)
+    }
+
+    /// Opens an object as the value of `name`; its members follow, then `endObject()`.
+    mutating func beginObject(_ name: StaticString) {
+        key(name)
+        out.append(UInt8(ascii: "{"))
+        empty = true
+    }
+
+    /// Closes the object `beginObject` opened.
+    mutating func endObject() {
+        out.append(UInt8(ascii: "}"))
+        empty = false
+    }
+
     /// A string-to-string object, keys in byte order.
     mutating func member(_ name: StaticString, strings value: [String: String]) {
         key(name)

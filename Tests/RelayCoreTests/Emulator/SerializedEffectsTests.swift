@@ -79,6 +79,21 @@ final class SerializedEffectsTests: XCTestCase {
         assertActivitiesMatchTheirJSON(emulator)
     }
 
+    func testActivityBytesMatchTheirJSONWithEveryCounterDistinct() throws {
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 5), now: start)
+        let device = emulator.createDevice(keyHash: "k", at: start)
+        var activity = try emulator.startActivity(
+            body: [
+                "deviceId": .string(device.id), "bundleId": .string(bundle), "attributesType": "A", "attributes": [:],
+                "contentState": ["n": 0.5],
+            ], at: start)
+        activity.counters = ActivityCounters()
+        (activity.counters.applied, activity.counters.deferred, activity.counters.coalesced) = (1, 2, 3)
+        (activity.counters.discarded, activity.counters.ignoredStale) = (4, 5)
+        (activity.counters.refusedOverBudget, activity.counters.rejected) = (6, 7)
+        XCTAssertEqual(activity.serializedJSON(), activity.json.serialized())
+    }
+
     func testPushRecordBytesMatchTheirJSON() {
         let base = PushRecord(apnsId: "a", uniqueId: "u", receivedAt: start + 0.5, outcome: .applied)
         var withChannel = base
