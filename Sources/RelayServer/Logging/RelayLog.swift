@@ -50,16 +50,7 @@ public enum RelayLog {
         guard enabled(level) else { return }
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-        var line = UTCDate.format(time)
-        line.removeLast()
-        let millis = Int((time - time.rounded(.down)) * 1000)
-        line += "." + String(String(millis + 1000).dropFirst()) + "Z " + level.label + " " + event
-        for (key, value) in fields {
-            line += " " + key + "=" + quoted(value)
-        }
-        line += "\n"
-        let bytes = Array(line.utf8)
+        let bytes = line(at: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9, level, event, fields)
         output.withLock { fd in
             bytes.withUnsafeBytes { buffer in
                 var offset = 0
@@ -70,6 +61,37 @@ public enum RelayLog {
                 }
             }
         }
+    }
+
+    /// The line `log` writes at `time`, built as bytes: one push logs a line with ten fields, and
+    /// concatenating Strings allocated for every piece of it.
+    static func line(
+        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>
+    ) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        // `UTCDate.format` ends in `Z`; milliseconds go before it.
+        var date = UTCDate.format(time)
+        date.removeLast()
+        line.append(contentsOf: date.utf8)
+        let millis = Int((time - time.rounded(.down)) * 1000)
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 100 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 10 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis % 10))
+        line.append(UInt8(ascii: "Z"))
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: level.label.utf8)
+        line.append(UInt8(ascii: " "))
+        line.append(contentsOf: event.utf8)
+        for (key, value) in fields {
+            line.append(UInt8(ascii: " "))
+            line.append(contentsOf: key.utf8)
+            line.append(UInt8(ascii: "="))
+            line.append(contentsOf: quoted(value).utf8)
+        }
+        line.append(UInt8(ascii: "\n"))
+        return line
     }
 
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {

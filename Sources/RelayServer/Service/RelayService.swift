@@ -144,14 +144,17 @@ public final class RelayService: Sendable {
         _ effects: EmulatorEffects, nextSeq: UInt64, ticket: UInt64, extra: [(String, [UInt8])] = [],
         completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
-        let eventData = effects.events.map { $0.data.serialized() }
-        var batch = Self.batch(for: effects, eventData: eventData, nextSeq: nextSeq)
+        let serialized = effects.serialized()
+        let eventData = serialized.events
+        var batch = Self.batch(for: effects, serialized: serialized)
         for (key, value) in extra { batch.setMeta(key, value) }
         // Pruning walks the retained tail to find its cut, so it runs once per tenth of the retention.
         let every = UInt64(max(1000, retention.events / 10))
         if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / every != last / every {
             batch.pruneEvents(keepingLast: retention.events)
             batch.prunePushes(keepingLast: retention.pushes)
+            // Only pruning can empty the event log, whose last seq otherwise tells `open` the next one.
+            batch.setMeta(MetaKey.nextSeq, JSONValue.int(Int64(nextSeq)).serialized())
         }
         let hub = self.hub
         let events = effects.events
@@ -231,33 +234,32 @@ public final class RelayService: Sendable {
         ["realAnchor": .number(state.realAnchor), "virtualAnchor": .number(state.virtualAnchor), "rate": .number(state.rate)]
     }
 
-    /// The store batch for a command's effects.
-    static func batch(for effects: EmulatorEffects, eventData: [[UInt8]], nextSeq: UInt64) -> StoreBatch {
+    /// The store batch for a command's effects, `serialized` being their bytes.
+    static func batch(for effects: EmulatorEffects, serialized: SerializedEffects) -> StoreBatch {
         var batch = StoreBatch()
-        for document in effects.documents {
-            if let body = document.body {
+        for (document, body) in zip(effects.documents, serialized.documents) {
+            if let body {
                 batch.upsert(
                     StoredDocument(
                         kind: document.kind.rawValue, id: document.id, deviceId: document.deviceId,
-                        bundleId: document.bundleId, state: document.state, body: body.serialized()))
+                        bundleId: document.bundleId, state: document.state, body: body))
             } else {
                 batch.deleteDocument(kind: document.kind.rawValue, id: document.id)
             }
         }
-        for (event, data) in zip(effects.events, eventData) {
+        for (event, data) in zip(effects.events, serialized.events) {
             batch.append(
                 StoredEvent(
                     seq: Int64(event.seq), type: event.type.rawValue, at: event.at, deviceId: event.deviceId,
                     bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
                     data: data))
         }
-        for record in effects.pushRecords {
+        for (record, bytes) in zip(effects.pushRecords, serialized.pushRecords) {
             batch.append(
                 PushLogEntry(
                     apnsId: record.apnsId, uniqueId: record.uniqueId, token: record.token, channelId: record.channelId,
-                    bundleId: record.bundleId, receivedAt: record.receivedAt, record: record.json.serialized()))
+                    bundleId: record.bundleId, receivedAt: record.receivedAt, record: bytes))
         }
-        if !effects.events.isEmpty { batch.setMeta(MetaKey.nextSeq, JSONValue.int(Int64(nextSeq)).serialized()) }
         return batch
     }
 }

@@ -28,8 +28,8 @@ struct PushServer {
     var deliverTime = Duration.zero
     /// `takeEffects()`, counting what came out and letting it go.
     var effectsTime = Duration.zero
-    /// With `render`: building and serializing the JSON of every event and document, as the
-    /// server does to store and stream them. Not part of the core's time.
+    /// With `render`: building and serializing the JSON of every event, document and push record,
+    /// as the server does to store and stream them. Not part of the core's time.
     var renderTime = Duration.zero
     /// Whether to render effects (see `renderTime`).
     let render: Bool
@@ -94,8 +94,11 @@ struct PushServer {
         if render {
             let began = clock.now
             let cpuBegan = threadCPUTime()
-            for position in effects.events.indices { renderedBytes &+= effects.events[position].data.serialized().count }
-            for document in effects.documents { renderedBytes &+= document.body?.serialized().count ?? 0 }
+            // As the server does: every subject serialized once, shared by its event and document.
+            let serialized = effects.serialized()
+            for data in serialized.events { renderedBytes &+= data.count }
+            for body in serialized.documents { renderedBytes &+= body?.count ?? 0 }
+            for record in serialized.pushRecords { renderedBytes &+= record.count }
             renderCPU += threadCPUTime() - cpuBegan
             let spent = clock.now - began
             renderTime += spent

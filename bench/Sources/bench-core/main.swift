@@ -4,8 +4,8 @@ import RelayCore
 // bench-core [ACTIVITIES] [PUSHES] [--render]: one DeviceEmulator, ACTIVITIES activities (default
 // 10000) each sent PUSHES pushes (default 100) over 12 virtual hours, through validation, delivery
 // and effects as the server runs them. Prints the time of each part and one summary line for notes.
-// --render also builds and serializes the JSON of every event and document (the server's work to
-// store and stream them), timed apart from the core.
+// --render also builds and serializes the JSON of every event, document and push record (the
+// server's work to store and stream them), timed apart from the core.
 
 let render = CommandLine.arguments.contains("--render")
 let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--render" }.map { Int($0) }
@@ -130,7 +130,7 @@ if render {
     line(
         "render",
         String(
-            format: "%7.3f s  %.2f µs/push (JSON of every event and document, %d MB; not counted)", rendering,
+            format: "%7.3f s  %.2f µs/push (JSON of every event, document and push record, %d MB; not counted)", rendering,
             rendering / Double(pushes) * 1e6, server.renderedBytes / 1_000_000))
 }
 line("total", String(format: "%7.3f s  (setup + client + core%@)", setupTime + runWall, render ? " + render" : ""))

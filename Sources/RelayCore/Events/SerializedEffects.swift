@@ -1,0 +1,128 @@
+/// The bytes the server stores and streams for one command's effects: each document body, each
+/// event's `data` and each push record, with every subject serialized once.
+///
+/// A push changes an activity and records it as a document and inside its `activity.updated`
+/// event, and its push record both in the push log and inside `push.received`; serializing the
+/// same state twice was the larger part of what a push cost the server. The bytes are exactly
+/// those of `serialized()` on each JSON (`body`, `data`, `json`).
+public struct SerializedEffects: Sendable {
+    /// Each document's body in `EmulatorEffects.documents` order; nil for a delete.
+    public var documents: [[UInt8]?]
+    /// Each event's `data`, in `EmulatorEffects.events` order.
+    public var events: [[UInt8]]
+    /// Each push record's JSON, in `EmulatorEffects.pushRecords` order.
+    public var pushRecords: [[UInt8]]
+}
+
+extension EmulatorEffects {
+    /// Serializes every document body, event and push record, sharing the bytes of a subject
+    /// recorded more than once in the same state (an event's activity and its document, an
+    /// event's push and its log record).
+    public func serialized() -> SerializedEffects {
+        var cache = SubjectCache()
+        var eventBytes: [[UInt8]] = []
+        eventBytes.reserveCapacity(events.count)
+        for index in events.indices {
+            let subject = cache.bytes(for: events[index].source)
+            eventBytes.append(events[index].serializedData(subject: subject))
+        }
+        var documentBytes: [[UInt8]?] = []
+        documentBytes.reserveCapacity(documents.count)
+        for index in documents.indices {
+            documentBytes.append(documents[index].source.map { cache.bytes(for: $0) })
+        }
+        var recordBytes: [[UInt8]] = []
+        recordBytes.reserveCapacity(pushRecords.count)
+        for index in pushRecords.indices {
+            recordBytes.append(cache.bytes(for: pushRecords[index]))
+        }
+        return SerializedEffects(documents: documentBytes, events: eventBytes, pushRecords: recordBytes)
+    }
+}
+
+/// The last serialized state of each activity, alarm and push record seen in one batch, by ID;
+/// a subject equal to it reuses its bytes.
+private struct SubjectCache {
+    private var activities = SerializedSubjects<LiveActivity>()
+    private var alarms = SerializedSubjects<Alarm>()
+    private var pushes = SerializedSubjects<PushRecord>()
+
+    mutating func bytes(for source: RecordedJSON) -> [UInt8] {
+        switch source {
+        case .json(let value): return value.serialized()
+        case .activity(let activity): return activities.bytes(activity, id: activity.id) { $0.serializedJSON() }
+        case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id) { $0.json.serialized() }
+        case .push(let record): return bytes(for: record)
+        }
+    }
+
+    mutating func bytes(for record: PushRecord) -> [UInt8] {
+        pushes.bytes(record, id: record.uniqueId) { $0.serializedJSON() }
+    }
+}
+
+/// The last serialized state of each subject of one kind, by ID. A push's batch holds one or
+/// two, which a scan finds faster than hashing a 36-character ID; past a few, an index is kept.
+private struct SerializedSubjects<Subject: Equatable> {
+    private var entries: [(id: String, subject: Subject, bytes: [UInt8])] = []
+    private var index: [String: Int] = [:]
+    private static var scanLimit: Int { 8 }
+
+    /// The bytes of `subject` (whose ID is `id`): the cached ones when it equals the last state
+    /// serialized under `id`, else `serialize(subject)`, remembered.
+    mutating func bytes(_ subject: Subject, id: String, serialize: (Subject) -> [UInt8]) -> [UInt8] {
+        let position = entries.count <= Self.scanLimit ? entries.firstIndex { $0.id == id } : index[id]
+        if let position, entries[position].subject == subject { return entries[position].bytes }
+        let bytes = serialize(subject)
+        if let position {
+            entries[position] = (id, subject, bytes)
+        } else {
+            entries.append((id, subject, bytes))
+            if entries.count > Self.scanLimit {
+                if index.isEmpty {
+                    for (position, entry) in entries.enumerated() { index[entry.id] = position }
+                } else {
+                    index[id] = entries.count - 1
+                }
+            }
+        }
+        return bytes
+    }
+}
+
+extension RelayEvent {
+    /// The bytes of `data.serialized()`, with `subject` (the subject's serialized JSON) spliced in
+    /// under `subjectKey` instead of being built and serialized again.
+    func serializedData(subject: [UInt8]) -> [UInt8] {
+        var keys = ["seq", "type", "at"]
+        keys.reserveCapacity(5 + extra.count)
+        if deviceId != nil { keys.append("deviceId") }
+        if !keys.contains(subjectKey) { keys.append(subjectKey) }
+        for key in extra.keys where !keys.contains(key) { keys.append(key) }
+        keys.sort { JSONWriter.precedesInBytes($0, $1) }
+        var out: [UInt8] = []
+        out.reserveCapacity(subject.count + 128)
+        out.append(UInt8(ascii: "{"))
+        for (position, key) in keys.enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            // The same precedence as `data`: the subject over everything, the fixed members over `extra`.
+            if key == subjectKey {
+                out.append(contentsOf: subject)
+            } else if key == "seq" {
+                JSONWriter.writeInteger(Int64(clamping: seq), to: &out)
+            } else if key == "type" {
+                JSONWriter.writeString(type.rawValue, to: &out)
+            } else if key == "at" {
+                JSONValue.number(at).serialize(into: &out)
+            } else if key == "deviceId", let deviceId {
+                JSONWriter.writeString(deviceId, to: &out)
+            } else if let value = extra[key] {
+                value.serialize(into: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}

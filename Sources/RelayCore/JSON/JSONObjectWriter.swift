@@ -1,0 +1,85 @@
+/// Writes a JSON object member by member straight into bytes, for the few shapes written on every
+/// push (an activity, a push record): no dictionary is built, hashed or sorted.
+///
+/// The caller writes members in byte order of their keys, so the bytes equal those of
+/// `JSONValue.serialized()` on the same object; keys are plain ASCII needing no escape.
+struct JSONObjectWriter {
+    var out: [UInt8]
+    private var empty = true
+
+    init(capacity: Int) {
+        out = []
+        out.reserveCapacity(capacity)
+        out.append(UInt8(ascii: "{"))
+    }
+
+    /// Writes `"key":` after a comma when a member came before.
+    private mutating func key(_ key: StaticString) {
+        if !empty { out.append(UInt8(ascii: ",")) }
+        empty = false
+        out.append(UInt8(ascii: "\""))
+        JSONWriter.append(key, to: &out)
+        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: ":"))
+    }
+
+    mutating func member(_ name: StaticString, _ value: JSONValue) {
+        key(name)
+        value.serialize(into: &out)
+    }
+
+    mutating func member(_ name: StaticString, string value: String?) {
+        key(name)
+        if let value { JSONWriter.writeString(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+    }
+
+    /// A number written as `JSONValue.number` writes it; nil as null.
+    mutating func member(_ name: StaticString, number value: Double?) {
+        key(name)
+        if let value { JSONValue.number(value).serialize(into: &out) } else { JSONWriter.append("null", to: &out) }
+    }
+
+    mutating func member(_ name: StaticString, integer value: Int64) {
+        key(name)
+        JSONWriter.writeInteger(value, to: &out)
+    }
+
+    mutating func member(_ name: StaticString, bool value: Bool) {
+        key(name)
+        JSONWriter.append(value ? "true" : "false", to: &out)
+    }
+
+    /// Opens an object as the value of `name`; its members follow, then `endObject()`.
+    mutating func beginObject(_ name: StaticString) {
+        key(name)
+        out.append(UInt8(ascii: "{"))
+        empty = true
+    }
+
+    /// Closes the object `beginObject` opened.
+    mutating func endObject() {
+        out.append(UInt8(ascii: "}"))
+        empty = false
+    }
+
+    /// A string-to-string object, keys in byte order.
+    mutating func member(_ name: StaticString, strings value: [String: String]) {
+        key(name)
+        out.append(UInt8(ascii: "{"))
+        var order = Array(value.indices)
+        if order.count > 1 { order.sort { JSONWriter.precedesInBytes(value[$0].key, value[$1].key) } }
+        for (position, index) in order.enumerated() {
+            if position > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(value[index].key, to: &out)
+            out.append(UInt8(ascii: ":"))
+            JSONWriter.writeString(value[index].value, to: &out)
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// Closes the object and returns its bytes.
+    consuming func finish() -> [UInt8] {
+        out.append(UInt8(ascii: "}"))
+        return out
+    }
+}
