@@ -37,28 +37,8 @@ if [ ! -x "$RELAY" ]; then
     (cd "$ROOT" && swift build -c release --product activity-relay >&2)
 fi
 
-WORK=$(mktemp -d /tmp/provider-bench.XXXXXX)
-chmod 755 "$WORK"
-DATA=$WORK/data
-RELAY_PID=""
-NGINX_PID=""
-cleanup() {
-    [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
-    if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-
-free_port() { python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"; }
-
-wait_for() { # URL CAFILE
-    for _ in $(seq 1 100); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' --cacert "$2" "$1" || true)" != 000 ] && return 0
-        sleep 0.1
-    done
-    echo "provider-bench: nothing answers at $1" >&2
-    return 1
-}
+NAME=provider-bench
+. "$HERE/lib.sh"
 
 # --- the relay --------------------------------------------------------------------------------
 RELAY_PORT=$(free_port)

@@ -58,28 +58,8 @@ if [ "$(ulimit -n)" != unlimited ] && [ "$(ulimit -n)" -lt "$NEEDED" ]; then
     exit 1
 fi
 
-WORK=$(mktemp -d /tmp/stream-bench.XXXXXX)
-chmod 755 "$WORK"
-DATA=$WORK/data
-RELAY_PID=""
-NGINX_PID=""
-cleanup() {
-    [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
-    [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
-    if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-
-free_port() { python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); print(s.getsockname()[1])"; }
-
-wait_for() { # URL CAFILE
-    for _ in $(seq 1 100); do
-        [ "$(curl -s -o /dev/null -w '%{http_code}' --cacert "$2" "$1" || true)" = 200 ] && return 0
-        sleep 0.1
-    done
-    echo "stream-bench: nothing answers at $1" >&2
-    return 1
-}
+NAME=stream-bench
+. "$HERE/lib.sh"
 
 # --- the relay --------------------------------------------------------------------------------
 RELAY_PORT=$(free_port)
@@ -92,7 +72,7 @@ cat > "$WORK/relay.json" <<JSON
 JSON
 "$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
 RELAY_PID=$!
-wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
+wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem" 200
 KEY=$(cat "$DATA/admin-key")
 
 # --- nchan ------------------------------------------------------------------------------------
@@ -103,7 +83,7 @@ sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cer
     -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/stream/nchan.conf.template" > "$WORK/nginx.conf"
 nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
 NGINX_PID=$!
-wait_for "https://localhost:$NGINX_PORT/healthz" "$DATA/tls-cert.pem"
+wait_for "https://localhost:$NGINX_PORT/healthz" "$DATA/tls-cert.pem" 200
 NGINX_PIDS=$(echo "$NGINX_PID" $(pgrep -P "$NGINX_PID") | tr ' ' ',')
 
 bench() { # LABEL ARGS... -> the run's JSON line; its full report in WORK/LABEL.txt
