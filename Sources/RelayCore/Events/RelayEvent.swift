@@ -31,16 +31,10 @@ public struct RelayEvent: Sendable, Hashable {
         activityId: String? = nil, alarmId: String? = nil, subjectKey: String, subject: JSONValue,
         extra: [String: JSONValue] = [:]
     ) {
+        self.init(
+            type: type, at: at, deviceId: deviceId, bundleId: bundleId, activityId: activityId, alarmId: alarmId,
+            subjectKey: subjectKey, source: .json(subject), extra: extra)
         self.seq = seq
-        self.type = type
-        self.at = at
-        self.deviceId = deviceId
-        self.bundleId = bundleId
-        self.activityId = activityId
-        self.alarmId = alarmId
-        self.subjectKey = subjectKey
-        self.source = .json(subject)
-        self.extra = extra
     }
 
     /// An event whose subject JSON is built from `source` when read.

@@ -11,11 +11,7 @@ extension ProviderRoutes {
         let http = request.request
         let headers = Self.fields(http.headers)
         let context = request.context
-        let requestID =
-            headers["apns-request-id"].flatMap {
-                try? APNsMessageID.parse($0, header: "apns-request-id").get().rawValue
-            }
-            ?? Self.newID()
+        let requestID = Self.identifier("apns-request-id", in: headers)
         var token: ProviderToken?
         let limit = ChannelManagementRequest.maxBodyBytes
         let validated = ChannelManagementRequest.validate(

@@ -14,7 +14,7 @@ extension ProviderRoutes {
         var parsed: JSONValue?
         let validated = validateDevicePush(request, headers: headers, token: &token, parsed: &parsed)
 
-        let apnsID = headers["apns-id"].flatMap { try? APNsMessageID.parse($0).get().rawValue } ?? Self.newID()
+        let apnsID = Self.identifier("apns-id", in: headers)
         let pushContext = PushContext(
             apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(http.headers, token: token),
             payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))

@@ -84,6 +84,12 @@ public struct ProviderRoutes: RouteGroup {
     /// A fresh lowercase version-4 UUID for `apns-id`, `apns-unique-id` or `apns-request-id`.
     static func newID() -> String { APNsMessageID(randomBytes: ids.randomBytes(16)).rawValue }
 
+    /// The request's own identifier from `header` (`apns-id`, `apns-request-id`) when it is a
+    /// valid UUID, echoed as sent; otherwise a new one, as APNs generates.
+    static func identifier(_ header: String, in headers: APNsHeaderFields) -> String {
+        headers[header].flatMap { try? APNsMessageID.parse($0, header: header).get().rawValue } ?? newID()
+    }
+
     /// Counts a provider answer on its connection: a refusal (4xx other than 410, which Apple
     /// says "isn't considered an error condition") adds one, anything else starts over. At
     /// `refusalLimit` in a row the connection is closed with GOAWAY `{"reason": reason}`. Call it
