@@ -24,7 +24,7 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JSON body APNs sends: `{"reason": "..."}`, with `"timestamp"` in integer milliseconds
     /// since 1970 when the status is 410 and a timestamp is known.
     public var jsonBody: JSONValue {
-        var members: [String: JSONValue] = ["reason": .string(reason.rawValue)]
+        var members: JSONObject = ["reason": .string(reason.rawValue)]
         if status == 410, let timestamp {
             members["timestamp"] = .int(Self.milliseconds(timestamp))
         }

@@ -15,7 +15,7 @@ public enum ContentStateShape {
     /// Arrays are compared by their first elements (`players[0].name: ...`). `null` is a type of
     /// its own, since an optional property may be sent as `null` or left out. An empty list means
     /// the shapes match.
-    public static func differences(previous: [String: JSONValue], new: [String: JSONValue]) -> [String] {
+    public static func differences(previous: JSONObject, new: JSONObject) -> [String] {
         // Almost every update keeps the shape; checking that first spares sorting keys and building paths.
         if sameShape(previous, new, depth: 0) { return [] }
         var lines: [String] = []
@@ -26,7 +26,7 @@ public enum ContentStateShape {
     }
 
     private static func compare(
-        _ previous: [String: JSONValue], _ new: [String: JSONValue], path: String, depth: Int,
+        _ previous: JSONObject, _ new: JSONObject, path: String, depth: Int,
         into lines: inout [String], omitted: inout Int
     ) {
         let keys = Set(previous.keys).union(new.keys).sorted()
@@ -68,7 +68,7 @@ public enum ContentStateShape {
 
     /// True exactly when `compare` would record nothing: the same keys, each with the same type,
     /// down to the same depth.
-    private static func sameShape(_ previous: [String: JSONValue], _ new: [String: JSONValue], depth: Int) -> Bool {
+    private static func sameShape(_ previous: JSONObject, _ new: JSONObject, depth: Int) -> Bool {
         guard previous.count == new.count else { return false }
         for (key, value) in new {
             guard let old = previous[key], sameShape(old, value, depth: depth + 1) else { return false }

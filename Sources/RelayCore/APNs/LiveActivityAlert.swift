@@ -27,7 +27,7 @@ public struct LiveActivityAlert: Sendable, Hashable {
         self.title = title
         self.body = body
         self.sound = sound
-        var members: [String: JSONValue] = [:]
+        var members: JSONObject = [:]
         if let title { members[Key.title] = Self.json(for: title) }
         if let body { members[Key.body] = Self.json(for: body) }
         if let sound { members[Key.sound] = .string(sound) }
@@ -89,7 +89,7 @@ public struct LiveActivityAlert: Sendable, Hashable {
 
     /// `title`/`body` as a string or `{loc-key, loc-args}`, else the flat `*-loc-key` form.
     private static func text(
-        _ members: [String: JSONValue], key: String, flatKey: String, flatArgs: String, path: String
+        _ members: JSONObject, key: String, flatKey: String, flatArgs: String, path: String
     ) throws(LiveActivityPayloadError) -> Text? {
         switch members[key] {
         case .string(let string)?:

@@ -96,9 +96,9 @@ extension LiveActivityPayload {
         var inputPushToken: JSONValue?
         var inputPushChannel: JSONValue?
         /// Members that are not ActivityKit keys.
-        var others: [String: JSONValue] = [:]
+        var others: JSONObject = [:]
 
-        init(members: [String: JSONValue]) {
+        init(members: JSONObject) {
             for (key, value) in members {
                 switch key {
                 case Key.event: event = value
@@ -137,7 +137,7 @@ extension LiveActivityPayload {
             }
         }
 
-        func object(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> [String: JSONValue]? {
+        func object(_ value: JSONValue?, _ key: String) throws(LiveActivityPayloadError) -> JSONObject? {
             switch value {
             case nil, .null?: return nil
             case .object(let members)?: return members

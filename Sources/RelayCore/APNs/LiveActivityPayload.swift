@@ -17,7 +17,7 @@ public struct LiveActivityPayload: Sendable, Hashable {
     /// newest push and ignores one older than the last it applied.
     public var timestamp: UnixSeconds?
     /// The new `ActivityAttributes.ContentState`, as the app would decode it.
-    public var contentState: [String: JSONValue]?
+    public var contentState: JSONObject?
     /// When the activity becomes stale, Unix seconds.
     public var staleDate: UnixSeconds?
     /// For `end`: when to remove the activity (in the past: at once), Unix seconds.
@@ -29,23 +29,23 @@ public struct LiveActivityPayload: Sendable, Hashable {
     /// `start` only: the `ActivityAttributes` type name.
     public var attributesType: String?
     /// `start` only: the static attributes.
-    public var attributes: [String: JSONValue]?
+    public var attributes: JSONObject?
     /// iOS 18 `input-push-token: 1`: the started activity gets an update push token.
     public var inputPushToken: Bool
     /// iOS 18 `input-push-channel`: the started activity subscribes to this broadcast channel.
     public var inputPushChannel: String?
     /// Other keys inside `aps`; APNs ignores custom keys there (kept for the push log and hints).
-    public var otherAPSKeys: [String: JSONValue]
+    public var otherAPSKeys: JSONObject
     /// Keys beside `aps` (the app's custom data), kept as sent.
-    public var customKeys: [String: JSONValue]
+    public var customKeys: JSONObject
 
     /// A payload built by the relay or a test.
     public init(
-        event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: [String: JSONValue]? = nil,
+        event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject? = nil,
         staleDate: UnixSeconds? = nil, dismissalDate: UnixSeconds? = nil, relevanceScore: Double? = nil,
-        alert: LiveActivityAlert? = nil, attributesType: String? = nil, attributes: [String: JSONValue]? = nil,
-        inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: [String: JSONValue] = [:],
-        customKeys: [String: JSONValue] = [:]
+        alert: LiveActivityAlert? = nil, attributesType: String? = nil, attributes: JSONObject? = nil,
+        inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = [:],
+        customKeys: JSONObject = [:]
     ) {
         self.event = event
         self.timestamp = timestamp

@@ -90,7 +90,7 @@ extension ProviderToken {
     private static func invalid(_ message: String) -> APNsError { APNsError(.invalidProviderToken, message) }
 
     private static func object(_ bytes: [UInt8], name: String, parseJSON: APNsBodyParser) throws(APNsError)
-        -> [String: JSONValue]
+        -> JSONObject
     {
         let value: JSONValue
         do {

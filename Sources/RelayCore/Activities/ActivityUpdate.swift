@@ -52,7 +52,7 @@ public enum ActivityUpdateSource: Sendable, Hashable {
 extension ActivityUpdate {
     /// The app API shape `{contentState, staleDate?, relevanceScore?, alert?, timestamp?}`; nil members are left out.
     public var json: JSONValue {
-        var members: [String: JSONValue] = ["contentState": contentState]
+        var members: JSONObject = ["contentState": contentState]
         if let staleDate { members["staleDate"] = .number(staleDate) }
         if let relevanceScore { members["relevanceScore"] = .number(relevanceScore) }
         if let alert { members["alert"] = alert }

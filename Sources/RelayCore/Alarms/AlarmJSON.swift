@@ -8,7 +8,7 @@ enum AlarmJSON {
     }
 
     /// The object's members, or an error naming `path`.
-    static func object(_ value: JSONValue, at path: String) throws(AlarmError) -> [String: JSONValue] {
+    static func object(_ value: JSONValue, at path: String) throws(AlarmError) -> JSONObject {
         guard let members = value.objectValue else {
             throw AlarmError.invalidField(path: path, message: "must be an object (got \(describe(value)))")
         }
@@ -16,13 +16,13 @@ enum AlarmJSON {
     }
 
     /// The member `key`, treating `null` as absent.
-    static func member(_ members: [String: JSONValue], _ key: String) -> JSONValue? {
+    static func member(_ members: JSONObject, _ key: String) -> JSONValue? {
         guard let value = members[key], !value.isNull else { return nil }
         return value
     }
 
     /// The member `key`, which must be present and not `null`.
-    static func required(_ members: [String: JSONValue], _ key: String, in parent: String) throws(AlarmError)
+    static func required(_ members: JSONObject, _ key: String, in parent: String) throws(AlarmError)
         -> JSONValue
     {
         guard let value = member(members, key) else {

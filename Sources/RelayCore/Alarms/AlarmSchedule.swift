@@ -120,7 +120,7 @@ extension AlarmSchedule {
 
     /// An integer member within `range`; "must be an integer 0-23" names the range either way.
     private static func integer(
-        _ members: [String: JSONValue], _ key: String, in parent: String, range: ClosedRange<Int>
+        _ members: JSONObject, _ key: String, in parent: String, range: ClosedRange<Int>
     ) throws(AlarmError) -> Int {
         let fieldPath = AlarmJSON.path(parent, key)
         let message = "must be an integer \(range.lowerBound)-\(range.upperBound)"

@@ -41,10 +41,10 @@ public struct DeviceEmulator: Sendable {
     /// The `extra` members of events, built once: a dictionary literal per event costs an
     /// allocation and a hash.
     enum Cause {
-        static let push: [String: JSONValue] = ["cause": "push"]
-        static let deferredUpdateReleased: [String: JSONValue] = ["cause": "deferredUpdateReleased"]
-        static let deferredUpdateDiscarded: [String: JSONValue] = ["cause": "deferredUpdateDiscarded"]
-        static let lifetimeExceeded: [String: JSONValue] = ["cause": "lifetimeExceeded"]
+        static let push: JSONObject = ["cause": "push"]
+        static let deferredUpdateReleased: JSONObject = ["cause": "deferredUpdateReleased"]
+        static let deferredUpdateDiscarded: JSONObject = ["cause": "deferredUpdateDiscarded"]
+        static let lifetimeExceeded: JSONObject = ["cause": "lifetimeExceeded"]
     }
 
     /// Something with timed transitions.
@@ -121,7 +121,7 @@ public struct DeviceEmulator: Sendable {
     /// Records an activity event carrying the activity's current state; `recorded` is that state as
     /// `save` just recorded it, shared rather than copied again.
     mutating func emit(
-        _ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: [String: JSONValue] = [:],
+        _ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: JSONObject = [:],
         recorded: RecordedJSON? = nil
     ) {
         emit(

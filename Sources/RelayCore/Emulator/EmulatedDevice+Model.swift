@@ -28,7 +28,7 @@ public struct EmulatedDevice: Sendable, Hashable {
     public var json: JSONValue {
         [
             "id": .string(id), "deviceId": .string(id), "createdAt": .number(createdAt),
-            "apps": .object(apps.mapValues(\.json)),
+            "apps": .object(JSONObject(apps.mapValues(\.json))),
             "pushToStartTokens": .array(pushToStartTokens.map(\.json)),
         ]
     }
@@ -37,7 +37,7 @@ public struct EmulatedDevice: Sendable, Hashable {
     public var storedJSON: JSONValue {
         guard case .object(var members) = json else { return json }
         members["keyHash"] = .string(keyHash)
-        members["pushToStartBudgets"] = .object(pushToStartBudgets.mapValues(\.json))
+        members["pushToStartBudgets"] = .object(JSONObject(pushToStartBudgets.mapValues(\.json)))
         return .object(members)
     }
 

@@ -5,9 +5,9 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
     public var status: Int
     public var code: String
     public var message: String
-    public var extra: [String: JSONValue]
+    public var extra: JSONObject
 
-    public init(status: Int, code: String, message: String, extra: [String: JSONValue] = [:]) {
+    public init(status: Int, code: String, message: String, extra: JSONObject = [:]) {
         self.status = status
         self.code = code
         self.message = message

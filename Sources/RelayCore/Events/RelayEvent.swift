@@ -22,14 +22,14 @@ public struct RelayEvent: Sendable, Hashable {
         set { source = .json(newValue) }
     }
     /// Extra top-level members (for example `reason` on `activity.ended`).
-    public var extra: [String: JSONValue]
+    public var extra: JSONObject
     /// Where `subject` comes from.
     var source: RecordedJSON
 
     public init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
         activityId: String? = nil, alarmId: String? = nil, subjectKey: String, subject: JSONValue,
-        extra: [String: JSONValue] = [:]
+        extra: JSONObject = [:]
     ) {
         self.init(
             type: type, at: at, deviceId: deviceId, bundleId: bundleId, activityId: activityId, alarmId: alarmId,
@@ -40,7 +40,7 @@ public struct RelayEvent: Sendable, Hashable {
     /// An event whose subject JSON is built from `source` when read.
     init(
         type: RelayEventType, at: UnixSeconds, deviceId: String?, bundleId: String?, activityId: String? = nil,
-        alarmId: String? = nil, subjectKey: String, source: RecordedJSON, extra: [String: JSONValue] = [:]
+        alarmId: String? = nil, subjectKey: String, source: RecordedJSON, extra: JSONObject = [:]
     ) {
         self.seq = 0
         self.type = type

@@ -118,7 +118,7 @@ struct JSONParser {
         try enter(depth: depth)
         if current == UInt8(ascii: "}") {
             index += 1
-            return .object([:])
+            return .object(JSONObject())
         }
         let keyBase = keyStack.count
         let valueBase = valueStack.count
@@ -144,13 +144,14 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                var members: [String: JSONValue] = Dictionary(minimumCapacity: keyStack.count - keyBase)
+                var members: [JSONObject.Element] = []
+                members.reserveCapacity(keyStack.count - keyBase)
                 for offset in 0..<keyStack.count - keyBase {
-                    members[keyStack[keyBase + offset]] = valueStack[valueBase + offset]  // a repeated key: last wins
+                    members.append((keyStack[keyBase + offset], valueStack[valueBase + offset]))
                 }
                 keyStack.removeSubrange(keyBase...)
                 valueStack.removeSubrange(valueBase...)
-                return .object(members)
+                return .object(JSONObject(members: members))  // a repeated key: last wins
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
             }
         }

@@ -28,17 +28,9 @@ extension JSONValue {
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             out.append(UInt8(ascii: "{"))
-            if members.count < 2 {
-                for (key, value) in members { JSONWriter.writeMember(key, value, to: &out) }
-            } else {
-                // Sort positions, not (key, value) copies: no value is retained or moved.
-                var order = Array(members.indices)
-                order.sort { JSONWriter.precedesInBytes(members[$0].key, members[$1].key) }
-                for (position, index) in order.enumerated() {
-                    if position > 0 { out.append(UInt8(ascii: ",")) }
-                    let member = members[index]
-                    JSONWriter.writeMember(member.key, member.value, to: &out)
-                }
+            for (position, member) in members.enumerated() {
+                if position > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.writeMember(member.key, member.value, to: &out)
             }
             out.append(UInt8(ascii: "}"))
         }
@@ -62,22 +54,8 @@ enum JSONWriter {
         value.serialize(into: &out)
     }
 
-    /// Byte-wise (UTF-8, hence code point) order. Swift's `<` on String compares canonical
-    /// equivalents equal and is not the order other JSON tools sort by.
-    static func precedesInBytes(_ lhs: String, _ rhs: String) -> Bool {
-        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
-            rhs.utf8.withContiguousStorageIfAvailable { right in
-                let shared = min(left.count, right.count)
-                var i = 0
-                while i < shared {
-                    if left[i] != right[i] { return left[i] < right[i] }
-                    i += 1
-                }
-                return left.count < right.count
-            }
-        }
-        return (contiguous ?? nil) ?? lhs.utf8.lexicographicallyPrecedes(rhs.utf8)
-    }
+    /// Byte-wise (UTF-8, hence code point) order, the order `JSONObject` keeps its keys in.
+    static func precedesInBytes(_ lhs: String, _ rhs: String) -> Bool { JSONObject.precedes(lhs, rhs) }
 
     /// Writes the decimal digits of `number` directly, `Int64.min` included.
     static func writeInteger(_ number: Int64, to out: inout [UInt8]) {

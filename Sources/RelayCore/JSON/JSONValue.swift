@@ -3,7 +3,7 @@
 /// The relay parses and writes JSON itself (see `JSONValue+Parsing.swift` and
 /// `JSONValue+Serialization.swift`) because it sits on the push hot path. Integers are kept
 /// apart from other numbers so that timestamps and counters round-trip exactly. Objects are
-/// dictionaries; serialization writes their keys in sorted order, so output is deterministic.
+/// `JSONObject`s, members sorted by key, so output is deterministic.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
@@ -11,7 +11,7 @@ public enum JSONValue: Sendable, Hashable {
     case double(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 }
 
 // MARK: - Accessors
@@ -24,7 +24,7 @@ extension JSONValue {
     }
 
     /// The object's members, or nil when this is not an object.
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -99,7 +99,7 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        self = .object(JSONObject(members: elements.map { (key: $0.0, value: $0.1) }))
     }
 }
 

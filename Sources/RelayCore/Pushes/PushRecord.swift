@@ -67,10 +67,10 @@ public struct PushRecord: Sendable, Hashable {
 
     /// The record in the push-log shape.
     public var json: JSONValue {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(headers.mapValues(JSONValue.string)), "payload": payload, "status": .int(Int64(status)),
+            "headers": .object(JSONObject(headers.mapValues(JSONValue.string))), "payload": payload, "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),
         ]

@@ -4,7 +4,7 @@
 /// the optional readers return nil for it, the `require` readers throw. Numbers must be finite.
 package struct JSONFields {
     /// The object's members.
-    package let members: [String: JSONValue]
+    package let members: JSONObject
     /// The key path of the object itself (`""` at the top), used as the prefix of member paths.
     package let path: String
 

@@ -114,7 +114,7 @@ public struct ScenarioRunner {
 
     // MARK: - Steps
 
-    private mutating func run(step: [String: JSONValue], at time: UnixSeconds, path: String) throws(ScenarioError) {
+    private mutating func run(step: JSONObject, at time: UnixSeconds, path: String) throws(ScenarioError) {
         emulator.advance(to: time)
         flush()
         guard let action = step["do"]?.stringValue else {
@@ -145,7 +145,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func startActivity(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        _ step: JSONObject, body: JSONObject, values: ScenarioValues, at time: UnixSeconds,
         path: String
     ) throws(ScenarioError) {
         var request = try values.resolve(.object(body), path: path)
@@ -170,7 +170,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func changeActivity(
-        _ action: String, body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ action: String, body: JSONObject, values: ScenarioValues, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         guard let label = body["activity"]?.stringValue else {
             throw ScenarioError(path: "\(path).activity", message: "is required: the name given at start")
@@ -197,7 +197,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func changeSettings(
-        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ body: JSONObject, values: ScenarioValues, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         let device = try deviceID(try requireString(body, "device", path: path), path: "\(path).device")
         let bundleId = try requireString(body, "bundleId", path: path)
@@ -211,7 +211,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func issuePushToStartToken(
-        _ step: [String: JSONValue], body: [String: JSONValue], at time: UnixSeconds, path: String
+        _ step: JSONObject, body: JSONObject, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         let device = try deviceID(try requireString(body, "device", path: path), path: "\(path).device")
@@ -230,7 +230,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func push(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        _ step: JSONObject, body: JSONObject, values: ScenarioValues, at time: UnixSeconds,
         path: String
     ) throws(ScenarioError) {
         var token: String
@@ -263,7 +263,7 @@ public struct ScenarioRunner {
         } else {
             throw ScenarioError(path: "\(path).to", message: "a push needs \"to\" (a name) or \"token\"")
         }
-        var headers: [String: JSONValue] = ["apns-push-type": "liveactivity"]
+        var headers: JSONObject = ["apns-push-type": "liveactivity"]
         if let bundleId { headers["apns-topic"] = .string(bundleId + APNsTopic.liveActivitySuffix) }
         let explicit = try values.resolve(body["headers"] ?? [:], path: "\(path).headers")
         guard let explicitMembers = explicit.objectValue else {
@@ -298,7 +298,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func createChannel(
-        _ step: [String: JSONValue], body: [String: JSONValue], at time: UnixSeconds, path: String
+        _ step: JSONObject, body: JSONObject, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         let bundleId = try requireString(body, "bundleId", path: path)
@@ -315,13 +315,13 @@ public struct ScenarioRunner {
     }
 
     private mutating func broadcast(
-        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ body: JSONObject, values: ScenarioValues, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         let label = try requireString(body, "channel", path: path)
         guard case .channel(let channelId)? = names[label], let channel = emulator.channels[channelId] else {
             throw ScenarioError(path: "\(path).channel", message: "'\(label)' is not a channel name")
         }
-        var headers: [String: JSONValue] = [
+        var headers: JSONObject = [
             "apns-push-type": "liveactivity", "apns-channel-id": .string(channelId), "apns-priority": "10",
         ]
         let explicit = try values.resolve(body["headers"] ?? [:], path: "\(path).headers")
@@ -352,7 +352,7 @@ public struct ScenarioRunner {
     }
 
     private mutating func scheduleAlarm(
-        _ step: [String: JSONValue], body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds,
+        _ step: JSONObject, body: JSONObject, values: ScenarioValues, at time: UnixSeconds,
         path: String
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
@@ -373,7 +373,7 @@ public struct ScenarioRunner {
         }
     }
 
-    private mutating func operateAlarm(_ body: [String: JSONValue], at time: UnixSeconds, path: String)
+    private mutating func operateAlarm(_ body: JSONObject, at time: UnixSeconds, path: String)
         throws(ScenarioError)
     {
         let label = try requireString(body, "alarm", path: path)
@@ -398,7 +398,7 @@ public struct ScenarioRunner {
     // MARK: - Expectations
 
     private mutating func expect(
-        _ body: [String: JSONValue], values: ScenarioValues, at time: UnixSeconds, path: String
+        _ body: JSONObject, values: ScenarioValues, at time: UnixSeconds, path: String
     ) throws(ScenarioError) {
         var checks: [(String, JSONValue?, JSONValue)] = []
         var subject = "last result"
@@ -531,8 +531,8 @@ public struct ScenarioRunner {
         labels[id] = name
     }
 
-    private func namedValues() -> [String: JSONValue] {
-        var values: [String: JSONValue] = [:]
+    private func namedValues() -> JSONObject {
+        var values: JSONObject = [:]
         for (name, reference) in names {
             switch reference {
             case .device(let id): values[name] = emulator.devices[id]?.json
@@ -559,7 +559,7 @@ public struct ScenarioRunner {
         return id
     }
 
-    private func requireString(_ body: [String: JSONValue], _ key: String, path: String) throws(ScenarioError) -> String
+    private func requireString(_ body: JSONObject, _ key: String, path: String) throws(ScenarioError) -> String
     {
         guard let text = body[key]?.stringValue, !text.isEmpty else {
             throw ScenarioError(path: "\(path).\(key)", message: "is required (a string)")
@@ -567,7 +567,7 @@ public struct ScenarioRunner {
         return text
     }
 
-    private func headerFields(_ headers: [String: JSONValue], path: String) throws(ScenarioError) -> [(
+    private func headerFields(_ headers: JSONObject, path: String) throws(ScenarioError) -> [(
         name: String, value: String
     )] {
         var fields: [(name: String, value: String)] = []
@@ -583,7 +583,7 @@ public struct ScenarioRunner {
 
     /// The push body: `payload` (resolved and serialized) or `rawPayload` (sent as written, to try malformed bodies).
     private func payloadBytes(
-        _ body: [String: JSONValue], values: ScenarioValues, path: String
+        _ body: JSONObject, values: ScenarioValues, path: String
     ) throws(ScenarioError) -> ([UInt8], JSONValue) {
         if let raw = body["rawPayload"]?.stringValue { return (Array(raw.utf8), .string(raw)) }
         guard let payload = body["payload"] else {

@@ -10,7 +10,7 @@
 struct ScenarioValues {
     var start: UnixSeconds
     var now: UnixSeconds
-    var named: [String: JSONValue]
+    var named: JSONObject
 
     /// `value` with every expression replaced.
     func resolve(_ value: JSONValue, path: String) throws(ScenarioError) -> JSONValue {
@@ -27,7 +27,7 @@ struct ScenarioValues {
             }
             return .array(out)
         case .object(let members):
-            var out: [String: JSONValue] = [:]
+            var out: JSONObject = [:]
             for (key, member) in members { out[key] = try resolve(member, path: path.isEmpty ? key : "\(path).\(key)") }
             return .object(out)
         default:

@@ -16,7 +16,7 @@ extension AppCall {
     /// `413 tooLarge` when the body was over the listener's limit, `400 invalidJSON` (with the
     /// parser's message, which names the byte offset) when it is not JSON, `400 invalidRequest`
     /// when it is JSON but not an object. The content type is not looked at.
-    func jsonObject(_ need: BodyNeed, _ ids: LogIDs = LogIDs()) -> [String: JSONValue]? {
+    func jsonObject(_ need: BodyNeed, _ ids: LogIDs = LogIDs()) -> JSONObject? {
         if bodyTooLarge {
             fail(.tooLarge("the request body is larger than the relay accepts (http.maxBodyBytes)"), ids)
             return nil
@@ -42,7 +42,7 @@ extension AppCall {
     }
 
     /// Like `jsonObject`, and refuses members outside `allowed` with `400` naming the first one.
-    func jsonObject(_ need: BodyNeed, allowing allowed: Set<String>, _ ids: LogIDs = LogIDs()) -> [String: JSONValue]? {
+    func jsonObject(_ need: BodyNeed, allowing allowed: Set<String>, _ ids: LogIDs = LogIDs()) -> JSONObject? {
         guard let members = jsonObject(need, ids) else { return nil }
         if let unknown = members.keys.sorted().first(where: { !allowed.contains($0) }) {
             let expected =

@@ -78,7 +78,7 @@ struct ClockRoutes: RouteGroup {
     }
 
     /// The change a body asks for: exactly one of its three members, a number.
-    static func change(_ members: [String: JSONValue]) -> Result<Change, EmulatorError> {
+    static func change(_ members: JSONObject) -> Result<Change, EmulatorError> {
         guard members.count == 1, let (key, value) = members.first else {
             return .failure(
                 .invalid("send exactly one of advanceBy (seconds), set (Unix seconds) or rate (multiplier)"))

@@ -21,10 +21,10 @@ public final class EventHub: Sendable {
     /// after it follow) and the members of its data besides `seq` and `type`.
     public struct Snapshot: Sendable {
         public var seq: UInt64
-        public var members: [String: JSONValue]
+        public var members: JSONObject
 
         /// A snapshot of the state as of event `seq`.
-        public init(seq: UInt64, members: [String: JSONValue]) {
+        public init(seq: UInt64, members: JSONObject) {
             self.seq = seq
             self.members = members
         }

@@ -10,7 +10,7 @@ enum StreamSnapshot {
         let clock = service.clock.json
         let now = clock["now"] ?? .null
         return service.read { emulator in
-            var members: [String: JSONValue] = [
+            var members: JSONObject = [
                 "at": now, "clock": clock,
                 "activities": .array(wantsActivities(filter) ? activities(emulator, filter).map(\.json) : []),
                 "alarms": .array(wantsAlarms(filter) ? alarms(emulator, filter).map(\.json) : []),

@@ -16,7 +16,7 @@ func parser(returning value: JSONValue?) -> APNsBodyParser {
 }
 
 /// A parser that knows a fixed set of JSON texts (for JWT headers and claims).
-func parser(table: [String: JSONValue]) -> APNsBodyParser {
+func parser(table: JSONObject) -> APNsBodyParser {
     { bytes in
         guard let value = table[String(decoding: bytes, as: UTF8.self)] else { throw FakeParseError() }
         return value

@@ -28,7 +28,7 @@ final class ContentStateShapeTests: XCTestCase {
     }
 
     func testListIsBounded() {
-        var previous: [String: JSONValue] = [:]
+        var previous: JSONObject = [:]
         for index in 0..<100 { previous["k\(index)"] = 1 }
         let differences = ContentStateShape.differences(previous: previous, new: [:])
         XCTAssertEqual(differences.count, ContentStateShape.maxDifferences + 1)

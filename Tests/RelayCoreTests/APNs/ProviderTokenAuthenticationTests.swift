@@ -2,7 +2,7 @@ import RelayCore
 import XCTest
 
 final class ProviderTokenAuthenticationTests: XCTestCase {
-    private static let table: [String: JSONValue] = [
+    private static let table: JSONObject = [
         "H": ["alg": "ES256", "kid": "DEVKEY0000"],
         "C1": ["iss": "DEVTEAM000", "iat": 1_000_000],
         "C2": ["iss": "DEVTEAM000", "iat": 1_000_500],

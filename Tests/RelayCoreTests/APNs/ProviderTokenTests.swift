@@ -4,7 +4,7 @@ import XCTest
 final class ProviderTokenTests: XCTestCase {
     private static let header = #"{"alg":"ES256","kid":"DEVKEY0000"}"#
     private static let claims = #"{"iss":"DEVTEAM000","iat":1700000000}"#
-    private static let table: [String: JSONValue] = [
+    private static let table: JSONObject = [
         header: ["alg": "ES256", "kid": "DEVKEY0000"],
         claims: ["iss": "DEVTEAM000", "iat": 1_700_000_000],
         #"{"alg":"HS256","kid":"DEVKEY0000"}"#: ["alg": "HS256", "kid": "DEVKEY0000"],

@@ -5,8 +5,8 @@ import XCTest
 final class AlarmRequestTests: XCTestCase {
     private let now: UnixSeconds = 1_704_067_200
 
-    private func body(_ overrides: [String: JSONValue], removing: [String] = []) -> JSONValue {
-        var members: [String: JSONValue] = [
+    private func body(_ overrides: JSONObject, removing: [String] = []) -> JSONValue {
+        var members: JSONObject = [
             "deviceId": "device-1", "bundleId": "com.example.wake",
             "schedule": ["relative": ["hour": 7, "minute": 30, "repeats": ["weekly": ["monday", "friday"]]]],
             "presentation": AlarmFixtures.presentation,
@@ -46,7 +46,7 @@ final class AlarmRequestTests: XCTestCase {
 
     func testRepeatsDefaultsToNeverAndAcceptsNever() throws {
         for repeats: JSONValue? in [nil, "never"] {
-            var relative: [String: JSONValue] = ["hour": 7, "minute": 0]
+            var relative: JSONObject = ["hour": 7, "minute": 0]
             relative["repeats"] = repeats
             let alarm = try Alarm.fromRequest(
                 body(["schedule": ["relative": .object(relative)]]), defaultId: AlarmFixtures.id, at: now)

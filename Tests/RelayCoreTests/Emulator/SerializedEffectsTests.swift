@@ -119,7 +119,7 @@ final class SerializedEffectsTests: XCTestCase {
     }
 
     func testEventDataKeepsItsPrecedenceOverExtraMembers() {
-        let cases: [(deviceId: String?, subjectKey: String, extra: [String: JSONValue])] = [
+        let cases: [(deviceId: String?, subjectKey: String, extra: JSONObject)] = [
             (nil, "activity", [:]),
             ("d", "activity", ["reason": "ended"]),
             (nil, "push", ["deviceId": "from-extra", "seq": 99, "zz": [1, 2], "Type": true]),

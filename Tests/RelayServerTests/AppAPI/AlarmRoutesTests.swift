@@ -14,7 +14,7 @@ final class AlarmRoutesTests: XCTestCase {
 
     override func tearDown() { api.close() }
 
-    private func schedule(_ extra: [String: JSONValue]) -> AppAPIHarness.Reply {
+    private func schedule(_ extra: JSONObject) -> AppAPIHarness.Reply {
         api.send("POST", "/v1/alarms", json: AppAPIHarness.alarmBody(deviceId: device.id, extra: extra))
     }
 

@@ -77,34 +77,34 @@ final class AppAPIHarness {
     }
 
     /// A valid `POST /v1/activities` body.
-    static func startBody(deviceId: String, bundleId: String = "com.example.delivery", extra: [String: JSONValue] = [:])
+    static func startBody(deviceId: String, bundleId: String = "com.example.delivery", extra: JSONObject = [:])
         -> JSONValue
     {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "deviceId": .string(deviceId), "bundleId": .string(bundleId), "attributesType": "DeliveryAttributes",
             "attributes": ["orderId": "A-1"], "contentState": ["status": "preparing"],
         ]
-        members.merge(extra) { _, new in new }
+        members = members.merging(extra)
         return .object(members)
     }
 
     /// Starts an activity; returns its id.
-    func startActivity(deviceId: String, key: String = adminKey, extra: [String: JSONValue] = [:]) -> String {
+    func startActivity(deviceId: String, key: String = adminKey, extra: JSONObject = [:]) -> String {
         let reply = send("POST", "/v1/activities", key: key, json: Self.startBody(deviceId: deviceId, extra: extra))
         XCTAssertEqual(reply.status, 201, "\(reply.json)")
         return reply["id"]?.stringValue ?? ""
     }
 
     /// A valid `POST /v1/alarms` body: a ten-minute timer unless `extra` says otherwise.
-    static func alarmBody(deviceId: String, bundleId: String = "com.example.wake", extra: [String: JSONValue] = [:])
+    static func alarmBody(deviceId: String, bundleId: String = "com.example.wake", extra: JSONObject = [:])
         -> JSONValue
     {
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "deviceId": .string(deviceId), "bundleId": .string(bundleId),
             "presentation": ["alert": ["title": "Wake up", "stopButton": "Stop"], "countdown": ["title": "Soon"]],
             "countdownDuration": ["preAlert": 600],
         ]
-        members.merge(extra) { _, new in new }
+        members = members.merging(extra)
         return .object(members)
     }
 

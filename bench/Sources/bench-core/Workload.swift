@@ -188,7 +188,7 @@ struct Workload {
         let time = start + scheduled.offset
         let priority10 = rng.chance(profile.priority10Share)
 
-        var aps: [String: JSONValue] = [
+        var aps: JSONObject = [
             "timestamp": .int(Int64(time) - (rng.chance(0.01) ? 120 : 0)),
             "content-state": app.contentState(step: step, at: time),
         ]

@@ -5,9 +5,9 @@ public import RelayHTTP
 /// alarm, built from stream events alone (a `snapshot` replaces it all). Pure: times are arguments.
 public struct WatchBoard: Sendable {
     /// Activities by id, in the app API's shape.
-    public private(set) var activities: [String: JSONValue] = [:]
+    public private(set) var activities: JSONObject = [:]
     /// Alarms by id, in the app API's shape.
-    public private(set) var alarms: [String: JSONValue] = [:]
+    public private(set) var alarms: JSONObject = [:]
     /// The relay's clock as estimated from what the relay said.
     public private(set) var clock: WatchClock
     /// Events applied so far.
@@ -66,8 +66,8 @@ public struct WatchBoard: Sendable {
         alarms.values.sorted { ($0["id"]?.stringValue ?? "") < ($1["id"]?.stringValue ?? "") }
     }
 
-    private static func byID(_ list: JSONValue?) -> [String: JSONValue] {
-        var items: [String: JSONValue] = [:]
+    private static func byID(_ list: JSONValue?) -> JSONObject {
+        var items: JSONObject = [:]
         for item in list?.arrayValue ?? [] {
             if let id = item["id"]?.stringValue { items[id] = item }
         }

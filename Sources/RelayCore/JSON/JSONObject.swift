@@ -1,0 +1,175 @@
+/// A JSON object's members, kept sorted by the UTF-8 bytes of their keys, each key once.
+///
+/// Not a `Dictionary`: the objects the relay handles are small (a push's `aps`, a content state),
+/// and for those a sorted array beats hashing. Parsing appends members and sorts once, lookups
+/// are a binary search with no hashing, and serialization writes the members in the order they
+/// are kept, which is the deterministic order the relay's JSON promises, with no sort per write.
+/// Iteration yields `(key, value)` in that order.
+///
+/// Keys are compared by their bytes, as JSON defines members: `"é"` (U+00E9) and `"e\u{301}"`
+/// are two members, each found by its own spelling, and both are written back as they came.
+public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
+    /// One member.
+    public typealias Element = (key: String, value: JSONValue)
+
+    private var members: [Element]
+
+    /// An empty object.
+    public init() { members = [] }
+
+    /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        self.init(members: elements.map { (key: $0.0, value: $0.1) })
+    }
+
+    /// The members of a dictionary.
+    public init(_ dictionary: [String: JSONValue]) {
+        members = dictionary.map { $0 }
+        members.sort { JSONObject.precedes($0.key, $1.key) }
+    }
+
+    /// Members in any order; a repeated key keeps the value that comes last.
+    public init(members unordered: [Element]) {
+        members = unordered
+        guard members.count > 1 else { return }
+        var ordered = true
+        for i in 1..<members.count where !Self.precedes(members[i - 1].key, members[i].key) {
+            ordered = false
+            break
+        }
+        if ordered { return }
+        // Stable by position, so that among equal keys the last stays last and wins.
+        let order = members.indices.sorted {
+            let (left, right) = (members[$0].key, members[$1].key)
+            let order = Self.compare(left, right)
+            return order == 0 ? $0 < $1 : order < 0
+        }
+        var unique: [Element] = []
+        unique.reserveCapacity(members.count)
+        for index in order {
+            if let last = unique.last, Self.compare(last.key, members[index].key) == 0 {
+                unique[unique.count - 1] = members[index]
+            } else {
+                unique.append(members[index])
+            }
+        }
+        members = unique
+    }
+
+    // MARK: Collection
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { members.count }
+    public subscript(position: Int) -> Element { members[position] }
+
+    // MARK: Members by key
+
+    /// The value of `key`; setting nil removes the member.
+    public subscript(key: String) -> JSONValue? {
+        get {
+            guard case .found(let index) = find(key) else { return nil }
+            return members[index].value
+        }
+        set {
+            switch (find(key), newValue) {
+            case (.found(let index), let value?): members[index].value = value
+            case (.found(let index), nil): members.remove(at: index)
+            case (.insert(let index), let value?): members.insert((key, value), at: index)
+            case (.insert, nil): break
+            }
+        }
+    }
+
+    /// Removes `key`, returning its value if it was there.
+    @discardableResult
+    public mutating func removeValue(forKey key: String) -> JSONValue? {
+        guard case .found(let index) = find(key) else { return nil }
+        return members.remove(at: index).value
+    }
+
+    /// The keys, in order.
+    public var keys: [String] { members.map(\.key) }
+
+    /// The values, in key order.
+    public var values: [JSONValue] { members.map(\.value) }
+
+    /// The same keys with transformed values.
+    public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
+        var result = self
+        for index in result.members.indices { result.members[index].value = try transform(result.members[index].value) }
+        return result
+    }
+
+    /// These members with `other`'s added, `other` winning where both have a key.
+    public func merging(_ other: JSONObject) -> JSONObject {
+        var result = self
+        for (key, value) in other { result[key] = value }
+        return result
+    }
+
+    /// The members as a dictionary.
+    public var dictionary: [String: JSONValue] {
+        Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+
+    // MARK: Equality
+
+    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        guard lhs.members.count == rhs.members.count else { return false }
+        for (left, right) in zip(lhs.members, rhs.members) where compare(left.key, right.key) != 0 || left.value != right.value {
+            return false
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(members.count)
+        for member in members {
+            hasher.combine(member.key)
+            hasher.combine(member.value)
+        }
+    }
+
+    // MARK: Search
+
+    private enum Position {
+        case found(Int)
+        case insert(Int)
+    }
+
+    private func find(_ key: String) -> Position {
+        var low = 0
+        var high = members.count
+        while low < high {
+            let middle = (low + high) / 2
+            switch Self.compare(members[middle].key, key) {
+            case 0: return .found(middle)
+            case ..<0: low = middle + 1
+            default: high = middle
+            }
+        }
+        return .insert(low)
+    }
+
+    /// Byte-wise (UTF-8, hence code point) order: the order JSON tools sort keys by. Swift's `<`
+    /// on String compares canonical equivalents equal.
+    static func precedes(_ lhs: String, _ rhs: String) -> Bool { compare(lhs, rhs) < 0 }
+
+    /// Negative, zero or positive as `lhs` sorts before, equal to or after `rhs`, by bytes.
+    static func compare(_ lhs: String, _ rhs: String) -> Int {
+        let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
+                let shared = Swift.min(left.count, right.count)
+                var i = 0
+                while i < shared {
+                    if left[i] != right[i] { return Int(left[i]) - Int(right[i]) }
+                    i += 1
+                }
+                return left.count - right.count
+            }
+        }
+        if let result = contiguous ?? nil { return result }
+        if lhs.utf8.elementsEqual(rhs.utf8) { return 0 }
+        return lhs.utf8.lexicographicallyPrecedes(rhs.utf8) ? -1 : 1
+    }
+}
