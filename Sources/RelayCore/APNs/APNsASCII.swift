@@ -64,8 +64,9 @@ enum APNsASCII {
     /// is much cheaper than walking `text.utf8` with indices.
     @inline(__always)
     static func withBytes<Result>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
-        var text = text
-        return text.withUTF8(body)
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// `text.hasSuffix(suffix)` for an ASCII `suffix` given as bytes. `String.hasSuffix` compares

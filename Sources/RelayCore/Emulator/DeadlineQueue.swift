@@ -5,7 +5,8 @@
 /// alarms without scanning them all. Every change to an activity reschedules it, so entries are
 /// updated in place (each subject has a slot that knows its heap position) rather than added
 /// anew: the heap stays as large as the number of subjects, and finding the earliest deadline
-/// never skips superseded entries.
+/// never skips superseded entries. A subject keeps its slot when its deadline is popped (it is
+/// usually rescheduled at once); only clearing it with `schedule(_, at: nil)` frees the slot.
 public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private struct Entry: Sendable {
         var time: UnixSeconds
@@ -20,7 +21,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private var slots: [Subject: Int] = [:]
     /// Per slot: the subject, nil when the slot is free.
     private var subjects: [Subject?] = []
-    /// Per slot: the index of its entry in `heap`.
+    /// Per slot: the index of its entry in `heap`, or -1 while it has no deadline.
     private var positions: [Int] = []
     private var freeSlots: [Int] = []
     private var counter: UInt64 = 0
@@ -30,12 +31,22 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     /// Sets (or clears, with nil) the deadline of `subject`.
     public mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
         guard let time else {
-            if let slot = slots.removeValue(forKey: subject) { remove(at: positions[slot]) }
+            if let slot = slots.removeValue(forKey: subject) {
+                if positions[slot] >= 0 { remove(at: positions[slot]) }
+                subjects[slot] = nil
+                freeSlots.append(slot)
+            }
             return
         }
         counter += 1
         if let slot = slots[subject] {
             let index = positions[slot]
+            guard index >= 0 else {
+                heap.append(Entry(time: time, order: counter, slot: slot))
+                positions[slot] = heap.count - 1
+                siftUp(heap.count - 1)
+                return
+            }
             let old = heap[index]
             heap[index].time = time
             heap[index].order = counter
@@ -66,7 +77,6 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     /// Removes and returns the earliest deadline at or before `limit`.
     public mutating func popDue(atOrBefore limit: UnixSeconds) -> (time: UnixSeconds, subject: Subject)? {
         guard let top = peek(), top.time <= limit else { return nil }
-        slots[top.subject] = nil
         remove(at: 0)
         return top
     }
@@ -74,11 +84,9 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     /// The number of deadlines.
     public var count: Int { heap.count }
 
-    /// Removes the entry at heap `index` and frees its slot.
+    /// Removes the entry at heap `index`; its slot stays, without a deadline.
     private mutating func remove(at index: Int) {
-        let slot = heap[index].slot
-        subjects[slot] = nil
-        freeSlots.append(slot)
+        positions[heap[index].slot] = -1
         let last = heap.removeLast()
         guard index < heap.count else { return }
         let removed = heap[index]

@@ -10,12 +10,18 @@ extension DeviceEmulator {
         while let due = deadlines.popDue(atOrBefore: time) {
             switch due.subject {
             case .activity(let id):
-                guard var activity = activities[id] else { continue }
+                guard var activity = activities[id] else {
+                    deadlines.schedule(due.subject, at: nil)
+                    continue
+                }
                 let transitions = activity.advance(to: due.time, rules: rules)
                 let recorded = save(activity)
                 for transition in transitions { emit(transition, activity: activity, recorded: recorded) }
             case .alarm(let id):
-                guard var alarm = alarms[id] else { continue }
+                guard var alarm = alarms[id] else {
+                    deadlines.schedule(due.subject, at: nil)
+                    continue
+                }
                 let transitions = alarm.advance(to: due.time)
                 save(alarm)
                 for transition in transitions { emit(transition, alarm: alarm) }
