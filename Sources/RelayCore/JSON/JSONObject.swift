@@ -116,7 +116,8 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         guard lhs.members.count == rhs.members.count else { return false }
-        for (left, right) in zip(lhs.members, rhs.members) where compare(left.key, right.key) != 0 || left.value != right.value {
+        for (left, right) in zip(lhs.members, rhs.members)
+        where compare(left.key, right.key) != 0 || left.value != right.value {
             return false
         }
         return true

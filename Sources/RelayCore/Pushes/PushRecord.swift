@@ -23,25 +23,128 @@ public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringCon
 }
 
 /// One entry of the push log (CONTRACT section 5, like the Delivery Log of Apple's console).
+///
+/// A value with copy-on-write storage: a record goes to the push log, into its `push.received`
+/// event and back to the caller, and each of those copies is one reference, not a retain of
+/// every string in it.
 public struct PushRecord: Sendable, Hashable {
-    public var apnsId: String
-    public var uniqueId: String
-    public var receivedAt: UnixSeconds
-    public var token: String?
-    public var channelId: String?
-    public var bundleId: String?
+    /// The fields, shared between copies until one of them changes.
+    private final class Storage: @unchecked Sendable {
+        // Unchecked: never mutated while shared (`PushRecord` copies it first when not unique).
+        var apnsId: String
+        var uniqueId: String
+        var receivedAt: UnixSeconds
+        var token: String?
+        var channelId: String?
+        var bundleId: String?
+        var headers: [String: String]
+        var payload: JSONValue
+        var status: Int
+        var reason: String?
+        var outcome: PushOutcome
+        var hint: String?
+        var activityId: String?
+        var responseBody: JSONValue?
+
+        init(
+            apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String?, channelId: String?,
+            bundleId: String?, headers: [String: String], payload: JSONValue, status: Int, reason: String?,
+            outcome: PushOutcome, hint: String?, activityId: String?, responseBody: JSONValue?
+        ) {
+            self.apnsId = apnsId
+            self.uniqueId = uniqueId
+            self.receivedAt = receivedAt
+            self.token = token
+            self.channelId = channelId
+            self.bundleId = bundleId
+            self.headers = headers
+            self.payload = payload
+            self.status = status
+            self.reason = reason
+            self.outcome = outcome
+            self.hint = hint
+            self.activityId = activityId
+            self.responseBody = responseBody
+        }
+
+        func copy() -> Storage {
+            Storage(
+                apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
+                bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
+                outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody)
+        }
+    }
+
+    private var storage: Storage
+
+    /// The storage, copied first when another record shares it.
+    private var unique: Storage {
+        mutating get {
+            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+            return storage
+        }
+    }
+
+    public var apnsId: String {
+        get { storage.apnsId }
+        set { unique.apnsId = newValue }
+    }
+    public var uniqueId: String {
+        get { storage.uniqueId }
+        set { unique.uniqueId = newValue }
+    }
+    public var receivedAt: UnixSeconds {
+        get { storage.receivedAt }
+        set { unique.receivedAt = newValue }
+    }
+    public var token: String? {
+        get { storage.token }
+        set { unique.token = newValue }
+    }
+    public var channelId: String? {
+        get { storage.channelId }
+        set { unique.channelId = newValue }
+    }
+    public var bundleId: String? {
+        get { storage.bundleId }
+        set { unique.bundleId = newValue }
+    }
     /// Request headers as sent (authorization redacted by the caller).
-    public var headers: [String: String]
+    public var headers: [String: String] {
+        get { storage.headers }
+        set { unique.headers = newValue }
+    }
     /// The payload as JSON, or as a string when it was not valid JSON.
-    public var payload: JSONValue
-    public var status: Int
-    public var reason: String?
-    public var outcome: PushOutcome
+    public var payload: JSONValue {
+        get { storage.payload }
+        set { unique.payload = newValue }
+    }
+    public var status: Int {
+        get { storage.status }
+        set { unique.status = newValue }
+    }
+    public var reason: String? {
+        get { storage.reason }
+        set { unique.reason = newValue }
+    }
+    public var outcome: PushOutcome {
+        get { storage.outcome }
+        set { unique.outcome = newValue }
+    }
     /// A human hint where the sender likely erred; nil when nothing looks off.
-    public var hint: String?
-    public var activityId: String?
+    public var hint: String? {
+        get { storage.hint }
+        set { unique.hint = newValue }
+    }
+    public var activityId: String? {
+        get { storage.activityId }
+        set { unique.activityId = newValue }
+    }
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
-    public var responseBody: JSONValue?
+    public var responseBody: JSONValue? {
+        get { storage.responseBody }
+        set { unique.responseBody = newValue }
+    }
 
     public init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
@@ -49,20 +152,36 @@ public struct PushRecord: Sendable, Hashable {
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
         responseBody: JSONValue? = nil
     ) {
-        self.apnsId = apnsId
-        self.uniqueId = uniqueId
-        self.receivedAt = receivedAt
-        self.token = token
-        self.channelId = channelId
-        self.bundleId = bundleId
-        self.headers = headers
-        self.payload = payload
-        self.status = status
-        self.reason = reason
-        self.outcome = outcome
-        self.hint = hint
-        self.activityId = activityId
-        self.responseBody = responseBody
+        storage = Storage(
+            apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
+            bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason, outcome: outcome,
+            hint: hint, activityId: activityId, responseBody: responseBody)
+    }
+
+    public static func == (lhs: PushRecord, rhs: PushRecord) -> Bool {
+        if lhs.storage === rhs.storage { return true }
+        let (l, r) = (lhs.storage, rhs.storage)
+        return l.apnsId == r.apnsId && l.uniqueId == r.uniqueId && l.receivedAt == r.receivedAt && l.token == r.token
+            && l.channelId == r.channelId && l.bundleId == r.bundleId && l.headers == r.headers
+            && l.payload == r.payload && l.status == r.status && l.reason == r.reason && l.outcome == r.outcome
+            && l.hint == r.hint && l.activityId == r.activityId && l.responseBody == r.responseBody
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.apnsId)
+        hasher.combine(storage.uniqueId)
+        hasher.combine(storage.receivedAt)
+        hasher.combine(storage.token)
+        hasher.combine(storage.channelId)
+        hasher.combine(storage.bundleId)
+        hasher.combine(storage.headers)
+        hasher.combine(storage.payload)
+        hasher.combine(storage.status)
+        hasher.combine(storage.reason)
+        hasher.combine(storage.outcome)
+        hasher.combine(storage.hint)
+        hasher.combine(storage.activityId)
+        hasher.combine(storage.responseBody)
     }
 
     /// The record in the push-log shape.
@@ -70,11 +189,16 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(JSONObject(headers.mapValues(JSONValue.string))), "payload": payload, "status": .int(Int64(status)),
+            "headers": .object(JSONObject(headers.mapValues(JSONValue.string))), "payload": payload,
+            "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),
         ]
-        if let channelId { members["channelId"] = .string(channelId) } else { members["token"] = .optional(token.map(JSONValue.string)) }
+        if let channelId {
+            members["channelId"] = .string(channelId)
+        } else {
+            members["token"] = .optional(token.map(JSONValue.string))
+        }
         if let responseBody { members["response"] = responseBody }
         return .object(members)
     }
