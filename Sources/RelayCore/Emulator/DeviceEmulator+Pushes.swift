@@ -5,12 +5,12 @@
 public struct PushContext: Sendable {
     public var apnsId: String
     public var uniqueId: String
-    /// Request headers for the log (the caller redacts `authorization`).
-    public var headers: [String: String]
+    /// Request headers for the log, each a string (the caller redacts `authorization`).
+    public var headers: JSONObject
     /// The payload as received (JSON, or a string when it was not JSON).
     public var payload: JSONValue
 
-    public init(apnsId: String, uniqueId: String, headers: [String: String], payload: JSONValue) {
+    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: JSONValue) {
         self.apnsId = apnsId
         self.uniqueId = uniqueId
         self.headers = headers

@@ -32,28 +32,47 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public init(members unordered: [Element]) {
         members = unordered
         guard members.count > 1 else { return }
-        var ordered = true
-        for i in 1..<members.count where !Self.precedes(members[i - 1].key, members[i].key) {
-            ordered = false
+        if members.count <= 32 {
+            members.withUnsafeMutableBufferPointer { Self.insertionSort($0) }
+        } else {
+            // Stable by position, so that among equal keys the last stays last and wins.
+            let order = members.indices.sorted {
+                let order = Self.compare(members[$0].key, members[$1].key)
+                return order == 0 ? $0 < $1 : order < 0
+            }
+            members = order.map { unordered[$0] }
+        }
+        var duplicates = false
+        for i in 1..<members.count where Self.compare(members[i - 1].key, members[i].key) == 0 {
+            duplicates = true
             break
         }
-        if ordered { return }
-        // Stable by position, so that among equal keys the last stays last and wins.
-        let order = members.indices.sorted {
-            let (left, right) = (members[$0].key, members[$1].key)
-            let order = Self.compare(left, right)
-            return order == 0 ? $0 < $1 : order < 0
-        }
+        guard duplicates else { return }
         var unique: [Element] = []
         unique.reserveCapacity(members.count)
-        for index in order {
-            if let last = unique.last, Self.compare(last.key, members[index].key) == 0 {
-                unique[unique.count - 1] = members[index]
+        for member in members {
+            if let last = unique.last, Self.compare(last.key, member.key) == 0 {
+                unique[unique.count - 1] = member
             } else {
-                unique.append(members[index])
+                unique.append(member)
             }
         }
         members = unique
+    }
+
+    /// A stable sort in place for the few members of a typical object; already sorted input
+    /// (what the relay itself writes) costs one comparison per member.
+    private static func insertionSort(_ members: UnsafeMutableBufferPointer<Element>) {
+        guard let base = members.baseAddress else { return }
+        for i in 1..<members.count where compare(base[i - 1].key, base[i].key) > 0 {
+            let item = (base + i).move()
+            var j = i
+            while j > 0, compare(base[j - 1].key, item.key) > 0 {
+                (base + j).moveInitialize(from: base + j - 1, count: 1)
+                j -= 1
+            }
+            (base + j).initialize(to: item)
+        }
     }
 
     // MARK: Collection

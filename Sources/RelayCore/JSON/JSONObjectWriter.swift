@@ -62,21 +62,6 @@ struct JSONObjectWriter {
         empty = false
     }
 
-    /// A string-to-string object, keys in byte order.
-    mutating func member(_ name: StaticString, strings value: [String: String]) {
-        key(name)
-        out.append(UInt8(ascii: "{"))
-        var order = Array(value.indices)
-        if order.count > 1 { order.sort { JSONWriter.precedesInBytes(value[$0].key, value[$1].key) } }
-        for (position, index) in order.enumerated() {
-            if position > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(value[index].key, to: &out)
-            out.append(UInt8(ascii: ":"))
-            JSONWriter.writeString(value[index].value, to: &out)
-        }
-        out.append(UInt8(ascii: "}"))
-    }
-
     /// Closes the object and returns its bytes.
     consuming func finish() -> [UInt8] {
         out.append(UInt8(ascii: "}"))

@@ -37,7 +37,7 @@ public struct PushRecord: Sendable, Hashable {
         var token: String?
         var channelId: String?
         var bundleId: String?
-        var headers: [String: String]
+        var headers: JSONObject
         var payload: JSONValue
         var status: Int
         var reason: String?
@@ -48,7 +48,7 @@ public struct PushRecord: Sendable, Hashable {
 
         init(
             apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String?, channelId: String?,
-            bundleId: String?, headers: [String: String], payload: JSONValue, status: Int, reason: String?,
+            bundleId: String?, headers: JSONObject, payload: JSONValue, status: Int, reason: String?,
             outcome: PushOutcome, hint: String?, activityId: String?, responseBody: JSONValue?
         ) {
             self.apnsId = apnsId
@@ -109,8 +109,8 @@ public struct PushRecord: Sendable, Hashable {
         get { storage.bundleId }
         set { unique.bundleId = newValue }
     }
-    /// Request headers as sent (authorization redacted by the caller).
-    public var headers: [String: String] {
+    /// Request headers as sent, each a string (authorization redacted by the caller).
+    public var headers: JSONObject {
         get { storage.headers }
         set { unique.headers = newValue }
     }
@@ -148,7 +148,7 @@ public struct PushRecord: Sendable, Hashable {
 
     public init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
-        bundleId: String? = nil, headers: [String: String] = [:], payload: JSONValue = .null, status: Int = 200,
+        bundleId: String? = nil, headers: JSONObject = [:], payload: JSONValue = .null, status: Int = 200,
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
         responseBody: JSONValue? = nil
     ) {
@@ -189,7 +189,7 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(JSONObject(headers.mapValues(JSONValue.string))), "payload": payload,
+            "headers": .object(headers), "payload": payload,
             "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),

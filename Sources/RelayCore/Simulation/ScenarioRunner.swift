@@ -274,7 +274,7 @@ public struct ScenarioRunner {
         let (bytes, payload) = try payloadBytes(body, values: values, path: path)
         let context = PushContext(
             apnsId: fields.first { $0.name == "apns-id" }?.value ?? emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
-            headers: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }),
+            headers: JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) }),
             payload: payload)
         let validated = LiveActivityPushRequest.validate(
             method: "POST", path: LiveActivityPushRequest.pathPrefix + token, headers: APNsHeaderFields(fields),
@@ -330,7 +330,7 @@ public struct ScenarioRunner {
         let (bytes, payload) = try payloadBytes(body, values: values, path: path)
         let context = PushContext(
             apnsId: emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
-            headers: Dictionary(fields.map { ($0.name, $0.value) }, uniquingKeysWith: { _, last in last }),
+            headers: JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) }),
             payload: payload)
         let channels = emulator.channels
         let validated = BroadcastPushRequest.validate(
@@ -559,8 +559,7 @@ public struct ScenarioRunner {
         return id
     }
 
-    private func requireString(_ body: JSONObject, _ key: String, path: String) throws(ScenarioError) -> String
-    {
+    private func requireString(_ body: JSONObject, _ key: String, path: String) throws(ScenarioError) -> String {
         guard let text = body[key]?.stringValue, !text.isEmpty else {
             throw ScenarioError(path: "\(path).\(key)", message: "is required (a string)")
         }

@@ -13,9 +13,10 @@ enum ProviderRequestRecord {
     /// The request headers as the push log shows them. `authorization` never appears in full:
     /// a verified token shows its key, team and `iat` (enough to debug churn and expiry), any
     /// other value only that it was there. A repeated header keeps its values joined by ", ".
-    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> [String: String] {
-        var out: [String: String] = [:]
-        out.reserveCapacity(headers.count)
+    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> JSONObject {
+        var fields: [JSONObject.Element] = []
+        fields.reserveCapacity(headers.count)
+        var repeated = false
         for field in headers {
             var value = field.value
             if field.name == "authorization" {
@@ -23,13 +24,20 @@ enum ProviderRequestRecord {
             } else if value.utf8.count > maxHeaderValueBytes {
                 value = String(decoding: value.utf8.prefix(maxHeaderValueBytes), as: UTF8.self) + "…"
             }
-            if let earlier = out[field.name] {
-                out[field.name] = earlier + ", " + value
+            repeated = repeated || fields.contains { $0.key == field.name }
+            fields.append((field.name, .string(value)))
+        }
+        guard repeated else { return JSONObject(members: fields) }
+        // Rare: a name sent twice keeps its values joined, in order.
+        var joined = JSONObject()
+        for (name, value) in fields {
+            if case .string(let earlier)? = joined[name], case .string(let text) = value {
+                joined[name] = .string(earlier + ", " + text)
             } else {
-                out[field.name] = value
+                joined[name] = value
             }
         }
-        return out
+        return joined
     }
 
     /// `authorization` as logged.

@@ -60,9 +60,10 @@ struct PushServer {
                 return value
             },
             authenticate: { _ in nil }, authorizeBundle: { _ in nil })
-        var logged: [String: String] = [:]
-        logged.reserveCapacity(fields.fields.count)
-        for field in fields.fields { logged[field.name] = field.name == "authorization" ? "(redacted)" : field.value }
+        let logged = JSONObject(
+            members: fields.fields.map {
+                (key: $0.name, value: .string($0.name == "authorization" ? "(redacted)" : $0.value))
+            })
         let context = PushContext(
             apnsId: fields["apns-id"] ?? ids.uuid(), uniqueId: ids.uuid(), headers: logged,
             payload: parsed ?? .string(String(decoding: push.body, as: UTF8.self)))
