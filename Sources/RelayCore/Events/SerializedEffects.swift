@@ -94,35 +94,44 @@ extension RelayEvent {
     /// The bytes of `data.serialized()`, with `subject` (the subject's serialized JSON) spliced in
     /// under `subjectKey` instead of being built and serialized again.
     func serializedData(subject: [UInt8]) -> [UInt8] {
-        var keys = ["seq", "type", "at"]
-        keys.reserveCapacity(5 + extra.count)
-        if deviceId != nil { keys.append("deviceId") }
-        if !keys.contains(subjectKey) { keys.append(subjectKey) }
-        for key in extra.keys where !keys.contains(key) { keys.append(key) }
-        keys.sort { JSONWriter.precedesInBytes($0, $1) }
-        var out: [UInt8] = []
-        out.reserveCapacity(subject.count + 128)
+        // The members in key order; the same precedence as `data`: the subject over everything,
+        // the fixed members over `extra`.
+        var members: [(key: String, piece: DataPiece)] = [
+            ("at", .at), ("seq", .seq), ("type", .type),
+        ]
+        members.reserveCapacity(5 + extra.count)
+        if deviceId != nil { members.append(("deviceId", .deviceId)) }
+        if let index = members.firstIndex(where: { $0.key == subjectKey }) {
+            members[index].piece = .subject
+        } else {
+            members.append((subjectKey, .subject))
+        }
+        for (key, value) in extra where !members.contains(where: { $0.key == key }) {
+            members.append((key, .extra(value)))
+        }
+        members.sort { JSONWriter.precedesInBytes($0.key, $1.key) }
+        var out = JSONOutput(capacity: subject.count + 128)
         out.append(UInt8(ascii: "{"))
-        for (position, key) in keys.enumerated() {
+        for (position, member) in members.enumerated() {
             if position > 0 { out.append(UInt8(ascii: ",")) }
-            JSONWriter.writeString(key, to: &out)
+            JSONWriter.writeString(member.key, to: &out)
             out.append(UInt8(ascii: ":"))
-            // The same precedence as `data`: the subject over everything, the fixed members over `extra`.
-            if key == subjectKey {
-                out.append(contentsOf: subject)
-            } else if key == "seq" {
-                JSONWriter.writeInteger(Int64(clamping: seq), to: &out)
-            } else if key == "type" {
-                JSONWriter.writeString(type.rawValue, to: &out)
-            } else if key == "at" {
-                JSONValue.number(at).serialize(into: &out)
-            } else if key == "deviceId", let deviceId {
-                JSONWriter.writeString(deviceId, to: &out)
-            } else if let value = extra[key] {
-                value.serialize(into: &out)
+            switch member.piece {
+            case .subject: out.append(subject)
+            case .seq: JSONWriter.writeInteger(Int64(clamping: seq), to: &out)
+            case .type: JSONWriter.writeString(type.rawValue, to: &out)
+            case .at: JSONValue.number(at).write(to: &out)
+            case .deviceId: JSONWriter.writeString(deviceId ?? "", to: &out)
+            case .extra(let value): value.write(to: &out)
             }
         }
         out.append(UInt8(ascii: "}"))
-        return out
+        return out.bytes()
+    }
+
+    /// What one member of an event's `data` is written from.
+    private enum DataPiece {
+        case subject, seq, type, at, deviceId
+        case extra(JSONValue)
     }
 }

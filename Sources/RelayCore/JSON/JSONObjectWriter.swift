@@ -3,13 +3,12 @@
 ///
 /// The caller writes members in byte order of their keys, so the bytes equal those of
 /// `JSONValue.serialized()` on the same object; keys are plain ASCII needing no escape.
-struct JSONObjectWriter {
-    var out: [UInt8]
+struct JSONObjectWriter: ~Copyable {
+    var out: JSONOutput
     private var empty = true
 
     init(capacity: Int) {
-        out = []
-        out.reserveCapacity(capacity)
+        out = JSONOutput(capacity: capacity)
         out.append(UInt8(ascii: "{"))
     }
 
@@ -18,25 +17,25 @@ struct JSONObjectWriter {
         if !empty { out.append(UInt8(ascii: ",")) }
         empty = false
         out.append(UInt8(ascii: "\""))
-        JSONWriter.append(key, to: &out)
+        out.append(key)
         out.append(UInt8(ascii: "\""))
         out.append(UInt8(ascii: ":"))
     }
 
     mutating func member(_ name: StaticString, _ value: JSONValue) {
         key(name)
-        value.serialize(into: &out)
+        value.write(to: &out)
     }
 
     mutating func member(_ name: StaticString, string value: String?) {
         key(name)
-        if let value { JSONWriter.writeString(value, to: &out) } else { JSONWriter.append("null", to: &out) }
+        if let value { JSONWriter.writeString(value, to: &out) } else { out.append("null") }
     }
 
     /// A number written as `JSONValue.number` writes it; nil as null.
     mutating func member(_ name: StaticString, number value: Double?) {
         key(name)
-        if let value { JSONValue.number(value).serialize(into: &out) } else { JSONWriter.append("null", to: &out) }
+        if let value { JSONValue.number(value).write(to: &out) } else { out.append("null") }
     }
 
     mutating func member(_ name: StaticString, integer value: Int64) {
@@ -46,7 +45,7 @@ struct JSONObjectWriter {
 
     mutating func member(_ name: StaticString, bool value: Bool) {
         key(name)
-        JSONWriter.append(value ? "true" : "false", to: &out)
+        out.append(value ? "true" : "false")
     }
 
     /// Opens an object as the value of `name`; its members follow, then `endObject()`.
@@ -65,6 +64,6 @@ struct JSONObjectWriter {
     /// Closes the object and returns its bytes.
     consuming func finish() -> [UInt8] {
         out.append(UInt8(ascii: "}"))
-        return out
+        return out.bytes()
     }
 }

@@ -5,17 +5,23 @@ extension JSONValue {
     /// doubles in the shortest form that reads back to the same bits, always with a fraction or
     /// exponent (`3.0`, `1e+16`) so they parse back as `.double`; NaN and infinities as `null`.
     public func serialized() -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(256)
-        serialize(into: &out)
-        return out
+        var out = JSONOutput()
+        write(to: &out)
+        return out.bytes()
     }
 
     /// Appends the value's compact JSON to `out`, e.g. after an HTTP head or an SSE `data: ` prefix.
     public func serialize(into out: inout [UInt8]) {
+        var output = JSONOutput()
+        write(to: &output)
+        output.append(to: &out)
+    }
+
+    /// Writes the value's compact JSON to `out`.
+    func write(to out: inout JSONOutput) {
         switch self {
-        case .null: JSONWriter.append("null", to: &out)
-        case .bool(let flag): JSONWriter.append(flag ? "true" : "false", to: &out)
+        case .null: out.append("null")
+        case .bool(let flag): out.append(flag ? "true" : "false")
         case .int(let number): JSONWriter.writeInteger(number, to: &out)
         case .double(let number): JSONWriter.writeDouble(number, to: &out)
         case .string(let text): JSONWriter.writeString(text, to: &out)
@@ -23,7 +29,7 @@ extension JSONValue {
             out.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
-                element.serialize(into: &out)
+                element.write(to: &out)
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
@@ -42,23 +48,18 @@ extension JSONValue {
 
 /// The pieces of serialization that write scalars straight into the output bytes.
 enum JSONWriter {
-    /// Appends fixed ASCII such as `null` or an escape sequence.
-    static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
     /// Writes one object member as `"key":value`.
-    static func writeMember(_ key: String, _ value: JSONValue, to out: inout [UInt8]) {
+    static func writeMember(_ key: String, _ value: JSONValue, to out: inout JSONOutput) {
         writeString(key, to: &out)
         out.append(UInt8(ascii: ":"))
-        value.serialize(into: &out)
+        value.write(to: &out)
     }
 
     /// Byte-wise (UTF-8, hence code point) order, the order `JSONObject` keeps its keys in.
     static func precedesInBytes(_ lhs: String, _ rhs: String) -> Bool { JSONObject.precedes(lhs, rhs) }
 
     /// Writes the decimal digits of `number` directly, `Int64.min` included.
-    static func writeInteger(_ number: Int64, to out: inout [UInt8]) {
+    static func writeInteger(_ number: Int64, to out: inout JSONOutput) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         let first = out.count
@@ -66,30 +67,24 @@ enum JSONWriter {
             out.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: magnitude % 10))
             magnitude /= 10
         } while magnitude != 0
-        var low = first
-        var high = out.count - 1
-        while low < high {
-            out.swapAt(low, high)
-            low += 1
-            high -= 1
-        }
+        out.reverse(from: first)
     }
 
     /// Swift's `description` is the shortest round-trip form and is already valid JSON for every
     /// finite value (`3.0`, `0.1`, `1e-05`, `1.7976931348623157e+308`); non-finite values become null.
-    static func writeDouble(_ number: Double, to out: inout [UInt8]) {
+    static func writeDouble(_ number: Double, to out: inout JSONOutput) {
         guard number.isFinite else {
-            append("null", to: &out)
+            out.append("null")
             return
         }
         var text = number.description
-        text.withUTF8 { out.append(contentsOf: $0) }
+        text.withUTF8 { out.append($0) }
     }
 
     /// Writes a quoted string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX`
     /// escapes, U+2028 and U+2029 as `\u2028` and `\u2029` (JavaScript line terminators), all
     /// other characters as raw UTF-8.
-    static func writeString(_ text: String, to out: inout [UInt8]) {
+    static func writeString(_ text: String, to out: inout JSONOutput) {
         out.append(UInt8(ascii: "\""))
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &out) }) == nil {
             var native = text
@@ -99,25 +94,35 @@ enum JSONWriter {
     }
 
     /// Writes a string's UTF-8 without its quotes, copying runs that need no escape in one go.
-    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        var runStart = 0
+    /// Most strings need none: they are found eight bytes at a time (`needsLook`) and copied
+    /// whole; only a string with a byte that might need an escape is read byte by byte.
+    private static func writeEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout JSONOutput) {
+        guard let base = bytes.baseAddress else { return }
+        let count = bytes.count
         var i = 0
-        while i < bytes.count {
-            let byte = bytes[i]
+        while i + 8 <= count, !needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) { i += 8 }
+        while i < count, isPlainASCII(base[i]) { i += 1 }
+        if i == count {
+            out.append(bytes)
+            return
+        }
+        var runStart = 0
+        while i < count {
+            let byte = base[i]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != 0xE2 {
                 i += 1
                 continue
             }
             // U+2028 and U+2029 are E2 80 A8 and E2 80 A9; other E2 sequences are written as is.
             let isLineSeparator =
-                byte == 0xE2 && i + 2 < bytes.count && bytes[i + 1] == 0x80 && bytes[i + 2] & 0xFE == 0xA8
+                byte == 0xE2 && i + 2 < count && base[i + 1] == 0x80 && base[i + 2] & 0xFE == 0xA8
             if byte == 0xE2 && !isLineSeparator {
                 i += 1
                 continue
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
+            out.append(UnsafeBufferPointer(start: base + runStart, count: i - runStart))
             if isLineSeparator {
-                append(bytes[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", to: &out)
+                out.append(base[i + 2] == 0xA8 ? "\\u2028" : "\\u2029")
                 i += 3
             } else {
                 writeEscape(byte, to: &out)
@@ -125,21 +130,46 @@ enum JSONWriter {
             }
             runStart = i
         }
-        out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
+        out.append(UnsafeBufferPointer(start: base + runStart, count: count - runStart))
     }
 
-    private static func writeEscape(_ byte: UInt8, to out: inout [UInt8]) {
+    /// ASCII that is written as is: printable, not `"` and not `\`.
+    @inline(__always)
+    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+        // Bit n of the mask is byte 64·word + n: 0x20...0x7F without 0x22 and 0x5C.
+        let low: UInt64 = 0xFFFF_FFFB_0000_0000
+        let high: UInt64 = 0xFFFF_FFFF_EFFF_FFFF
+        let mask = byte < 0x40 ? low : high
+        return byte < 0x80 && (mask >> UInt64(byte & 0x3F)) & 1 == 1
+    }
+
+    /// Whether any of the eight bytes in `word` is a control character, `"`, `\` or non-ASCII
+    /// (which might start U+2028 or U+2029). Exact for "none", so a false answer lets the whole
+    /// word through; a true one only sends the caller to look at the bytes one by one.
+    @inline(__always)
+    static func needsLook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & highs
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        let hasQuote = (quote &- ones) & ~quote & highs
+        let hasBackslash = (backslash &- ones) & ~backslash & highs
+        return (control | hasQuote | hasBackslash | (word & highs)) != 0
+    }
+
+    private static func writeEscape(_ byte: UInt8, to out: inout JSONOutput) {
         switch byte {
-        case UInt8(ascii: "\""): append("\\\"", to: &out)
-        case UInt8(ascii: "\\"): append("\\\\", to: &out)
-        case 0x08: append("\\b", to: &out)
-        case 0x0C: append("\\f", to: &out)
-        case 0x0A: append("\\n", to: &out)
-        case 0x0D: append("\\r", to: &out)
-        case 0x09: append("\\t", to: &out)
+        case UInt8(ascii: "\""): out.append("\\\"")
+        case UInt8(ascii: "\\"): out.append("\\\\")
+        case 0x08: out.append("\\b")
+        case 0x0C: out.append("\\f")
+        case 0x0A: out.append("\\n")
+        case 0x0D: out.append("\\r")
+        case 0x09: out.append("\\t")
         default:
             let hex: StaticString = "0123456789abcdef"
-            append("\\u00", to: &out)
+            out.append("\\u00")
             out.append(hex.utf8Start[Int(byte >> 4)])
             out.append(hex.utf8Start[Int(byte & 0x0F)])
         }

@@ -107,3 +107,43 @@ final class JSONSerializationTests: XCTestCase {
         XCTAssertEqual(try JSONValue(parsing: text).jsonString, text)
     }
 }
+
+final class JSONStringEscapingTests: XCTestCase {
+    /// Strings built from every kind of byte run the word-at-a-time scan must notice, at every
+    /// offset within a word, written exactly as a byte-by-byte escaper writes them.
+    func testEveryStringIsEscapedAsByteByByte() {
+        let pieces = [
+            "plain ascii ", "\"", "\\", "\n", "\u{01}", "\u{1F}", "\t", "é", "\u{2028}", "\u{2029}", "€", "😀", "/",
+            "\u{7F}", " ", "abcdefgh",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<3000 {
+            var text = String(repeating: "x", count: Int.random(in: 0..<9, using: &generator))
+            for _ in 0..<Int.random(in: 0..<12, using: &generator) { text += pieces.randomElement(using: &generator)! }
+            XCTAssertEqual(JSONValue.string(text).jsonString, Self.reference(text), text.debugDescription)
+            XCTAssertEqual(try JSONValue(parsing: JSONValue.string(text).serialized()), .string(text))
+        }
+    }
+
+    private static func reference(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{08}": out += "\\b"
+            case "\u{0C}": out += "\\f"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
