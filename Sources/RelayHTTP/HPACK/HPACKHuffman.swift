@@ -40,21 +40,41 @@ package enum HPACKHuffman {
         _ bytes: [UInt8], range: Range<Int>, into output: inout [UInt8]
     ) throws(HPACKError) {
         let automaton = HPACKHuffmanAutomaton.shared
+        // Codes are at least 5 bits long: at most 8/5 symbols per byte. The room is made once and
+        // written through pointers; appending symbol by symbol cost more than decoding them.
+        let start = output.count
+        let room = range.count * 8 / 5 + 1
+        output.append(contentsOf: repeatElement(0, count: room))
         var state = 0
-        for index in range {
-            let byte = Int(bytes[index])
-            var shift = 4
-            while shift >= 0 {
-                let step = automaton.transitions[state << 4 | (byte >> shift) & 0x0F]
-                shift -= 4
-                if step & HPACKHuffmanAutomaton.failsFlag != 0 {
-                    throw HPACKError(.huffmanEOS, value: HPACKHuffmanTable.eos, offset: range.lowerBound)
+        var failed = false
+        let written = output.withUnsafeMutableBufferPointer { out in
+            automaton.transitions.withUnsafeBufferPointer { table in
+                bytes.withUnsafeBufferPointer { input in
+                    var written = start
+                    for index in range {
+                        let byte = Int(input[index])
+                        var shift = 4
+                        while shift >= 0 {
+                            let step = table[state << 4 | (byte >> shift) & 0x0F]
+                            shift -= 4
+                            if step & HPACKHuffmanAutomaton.failsFlag != 0 {
+                                failed = true
+                                return written
+                            }
+                            if step & HPACKHuffmanAutomaton.emitsFlag != 0 {
+                                out[written] = UInt8(truncatingIfNeeded: step >> 8)
+                                written += 1
+                            }
+                            state = Int(step & 0xFF)
+                        }
+                    }
+                    return written
                 }
-                if step & HPACKHuffmanAutomaton.emitsFlag != 0 {
-                    output.append(UInt8(truncatingIfNeeded: step >> 8))
-                }
-                state = Int(step & 0xFF)
             }
+        }
+        output.removeLast(output.count - written)
+        if failed {
+            throw HPACKError(.huffmanEOS, value: HPACKHuffmanTable.eos, offset: range.lowerBound)
         }
         switch automaton.endings[state] {
         case .accepted:

@@ -101,32 +101,50 @@ struct HTTP2RequestHead: Sendable {
     /// connection-specific; TE only as "trailers".
     private static func checkRegular(name: String, value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
         guard !name.isEmpty else { throw malformed(streamID, "empty field name") }
-        for byte in name.utf8 {
-            switch byte {
-            case 0x00...0x20, 0x7f...0xff, UInt8(ascii: ":"):
-                throw malformed(streamID, "field name with a forbidden character")
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"):
-                throw malformed(streamID, "field name with an uppercase letter")
-            default:
-                continue
+        let fault: StaticString? = withBytes(name) { bytes in
+            for byte in bytes {
+                switch byte {
+                case 0x00...0x20, 0x7f...0xff, UInt8(ascii: ":"): return "field name with a forbidden character"
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): return "field name with an uppercase letter"
+                default: continue
+                }
             }
+            return nil
         }
-        guard !connectionSpecific.contains(name) else { throw malformed(streamID, "connection-specific field") }
-        if name == "te" && value.lowercased() != "trailers" {
-            throw malformed(streamID, "TE field with a value other than trailers")
+        if let fault { throw malformed(streamID, fault) }
+        // Only names as long as a connection-specific one can be one (the set is hashed rarely).
+        switch name.utf8.count {
+        case 2:
+            if name == "te" && value.lowercased() != "trailers" {
+                throw malformed(streamID, "TE field with a value other than trailers")
+            }
+        case 7, 10, 16, 17:
+            guard !connectionSpecific.contains(name) else { throw malformed(streamID, "connection-specific field") }
+        default:
+            break
         }
     }
 
     /// A field value: no NUL, CR or LF; no leading or trailing space or tab (RFC 9113 §8.2.1).
     private static func checkValue(_ value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
-        let utf8 = value.utf8
-        if let first = utf8.first, let last = utf8.last {
+        let fault: StaticString? = withBytes(value) { bytes in
+            guard let first = bytes.first, let last = bytes.last else { return nil }
             let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-            guard !blank(first), !blank(last) else { throw malformed(streamID, "field value with outer whitespace") }
+            if blank(first) || blank(last) { return "field value with outer whitespace" }
+            for byte in bytes where byte == 0 || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
+                return "field value with NUL, CR or LF"
+            }
+            return nil
         }
-        for byte in utf8 where byte == 0 || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\n") {
-            throw malformed(streamID, "field value with NUL, CR or LF")
-        }
+        if let fault { throw malformed(streamID, fault) }
+    }
+
+    /// Runs `body` over the UTF-8 bytes of `text` in place (a copy only for a bridged string):
+    /// walking `String.UTF8View` costs several times more per byte.
+    private static func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = text
+        return copy.withUTF8(body)
     }
 
     /// A content-length of 1 to 18 digits.

@@ -11,7 +11,9 @@ public struct HTTPRequest: Sendable {
     /// The whole body.
     public var body: [UInt8]
 
-    public init(method: String, path: String, query: String = "", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+    public init(
+        method: String, path: String, query: String = "", headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -21,8 +23,10 @@ public struct HTTPRequest: Sendable {
 
     /// Splits a request target such as `/v1/pushes?limit=5` into path and query.
     public static func splitTarget(_ target: String) -> (path: String, query: String) {
-        guard let mark = target.firstIndex(of: "?") else { return (target, "") }
-        return (String(target[..<mark]), String(target[target.index(after: mark)...]))
+        // A byte search: `firstIndex(of: Character)` walks grapheme clusters, which cost more than
+        // the rest of a request's parsing.
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+        return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
     }
 
     /// The query's parameters, percent-decoded, in order (`+` decodes to a space).
