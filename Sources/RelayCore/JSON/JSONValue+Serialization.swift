@@ -70,15 +70,52 @@ enum JSONWriter {
         out.reverse(from: first)
     }
 
-    /// Swift's `description` is the shortest round-trip form and is already valid JSON for every
-    /// finite value (`3.0`, `0.1`, `1e-05`, `1.7976931348623157e+308`); non-finite values become null.
+    /// Swift's shortest round-trip form, which is already valid JSON for every finite value
+    /// (`3.0`, `0.1`, `1e-05`, `1.7976931348623157e+308`); non-finite values become null. The
+    /// digits go through a stack buffer (`DigitSink`) rather than a `description` String.
     static func writeDouble(_ number: Double, to out: inout JSONOutput) {
         guard number.isFinite else {
             out.append("null")
             return
         }
-        var text = number.description
-        text.withUTF8 { out.append($0) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
+            var sink = DigitSink(space: space)
+            number.write(to: &sink)
+            if sink.overflowed {
+                var text = number.description
+                text.withUTF8 { out.append($0) }
+            } else {
+                out.append(UnsafeBufferPointer(rebasing: space[..<sink.count]))
+            }
+        }
+    }
+
+    /// Collects the characters `Double.write(to:)` produces (at most 24 for any finite double).
+    private struct DigitSink: TextOutputStream {
+        static let capacity = 48
+        let space: UnsafeMutableBufferPointer<UInt8>
+        var count = 0
+        var overflowed = false
+
+        init(space: UnsafeMutableBufferPointer<UInt8>) { self.space = space }
+
+        mutating func write(_ string: String) {
+            for byte in string.utf8 { put(byte) }
+        }
+
+        /// The standard library hands a number's ASCII digits here without building a String.
+        mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+            for byte in buffer { put(byte) }
+        }
+
+        private mutating func put(_ byte: UInt8) {
+            guard count < space.count else {
+                overflowed = true
+                return
+            }
+            space[count] = byte
+            count += 1
+        }
     }
 
     /// Writes a quoted string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX`

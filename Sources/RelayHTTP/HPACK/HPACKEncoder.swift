@@ -69,6 +69,9 @@ public struct HPACKEncoder: Sendable {
         let nameIndex = HPACKStaticTable.index(ofName: field.name) ?? dynamicIndex(ofName: field.name) ?? 0
         if Self.isNeverIndexed(field.name) {
             HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x10, into: &buffer)
+        } else if nameIndex != 0, Self.hasUniqueValues(field.name) {
+            // A value that is new in every message (an ID) would only push useful entries out.
+            HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
         } else {
             let entry = HPACKDynamicTable.Entry(
                 name: field.name, value: field.value,
@@ -86,14 +89,33 @@ public struct HPACKEncoder: Sendable {
 
     /// Appends a string literal, Huffman-coded when that is strictly shorter.
     private static func encodeString(_ string: String, into buffer: inout [UInt8]) {
-        let utf8 = string.utf8
-        let huffmanLength = HPACKHuffman.encodedLength(utf8)
-        if huffmanLength < utf8.count {
+        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ encodeBytes($0, into: &buffer) }) {
+            return done
+        }
+        var copy = string
+        copy.withUTF8 { encodeBytes($0, into: &buffer) }
+    }
+
+    /// A string's octets, Huffman-coded when that is shorter.
+    private static func encodeBytes(_ bytes: UnsafeBufferPointer<UInt8>, into buffer: inout [UInt8]) {
+        let huffmanLength = HPACKHuffman.encodedLength(bytes)
+        if huffmanLength < bytes.count {
             HPACKInteger.encode(huffmanLength, prefixBits: 7, flags: 0x80, into: &buffer)
-            HPACKHuffman.encode(utf8, into: &buffer)
+            HPACKHuffman.encode(bytes, into: &buffer)
         } else {
-            HPACKInteger.encode(utf8.count, prefixBits: 7, flags: 0x00, into: &buffer)
-            buffer.append(contentsOf: utf8)
+            HPACKInteger.encode(bytes.count, prefixBits: 7, flags: 0x00, into: &buffer)
+            buffer.append(contentsOf: bytes)
+        }
+    }
+
+    /// Response headers whose value differs in every message: after the first, which puts the
+    /// name in the table, they are sent as literals that are not indexed.
+    private static func hasUniqueValues(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 7: return name == "apns-id"
+        case 14: return name == "apns-unique-id"
+        case 15: return name == "apns-request-id" || name == "apns-channel-id"
+        default: return false
         }
     }
 

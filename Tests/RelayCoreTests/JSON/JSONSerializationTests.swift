@@ -147,3 +147,22 @@ final class JSONStringEscapingTests: XCTestCase {
         return out + "\""
     }
 }
+
+final class JSONDoubleWritingTests: XCTestCase {
+    /// Doubles from random bit patterns (every exponent and sign) are written as `description`
+    /// writes them, and read back to the same bits.
+    func testRandomDoublesAreWrittenAsTheirShortestForm() throws {
+        var generator = SystemRandomNumberGenerator()
+        var checked = 0
+        while checked < 5000 {
+            let value = Double(bitPattern: generator.next())
+            guard value.isFinite else { continue }
+            checked += 1
+            XCTAssertEqual(JSONValue.double(value).jsonString, value.description)
+            XCTAssertEqual(try JSONValue(parsing: JSONValue.double(value).serialized()).doubleValue, value)
+        }
+        for value in [-Double.greatestFiniteMagnitude, -Double.leastNonzeroMagnitude, 1795987131.9571087, -0.0, 0.1] {
+            XCTAssertEqual(JSONValue.double(value).jsonString, value.description)
+        }
+    }
+}

@@ -20,6 +20,18 @@ final class HPACKEncoderTests: XCTestCase {
         XCTAssertEqual(encode(&encoder, [(":path", "/3/device/abc"), ("authorization", "bearer x")]), block)
     }
 
+    func testPerMessageIDsAreNotIndexedOnceTheirNameIs() {
+        var encoder = HPACKEncoder()
+        // The first apns-id enters the table (0x40: new name), which names it from then on.
+        let first = encode(&encoder, [("apns-id", "a")])
+        XCTAssertEqual(first.first, 0x40)
+        // 0000 1111 0x2f: literal without indexing, dynamic name index 62 (15 + 47); value "b".
+        XCTAssertEqual(encode(&encoder, [("apns-id", "b")]), [0x0F, 0x2F, 0x01, 0x62])
+        // Nothing was added: the first entry is still at 62, and a header sent twice still finds it.
+        XCTAssertEqual(encode(&encoder, [("apns-id", "c")]), [0x0F, 0x2F, 0x01, 0x63])
+        XCTAssertEqual(encode(&encoder, [("apns-id", "a")]), [0xBE])
+    }
+
     func testStaticMatchesAreIndexed() {
         var encoder = HPACKEncoder()
         XCTAssertEqual(
