@@ -61,6 +61,12 @@ enum ProviderRequestRecord {
     /// The first `count` characters of a token or channel ID for log lines (never the whole token).
     static func prefix(_ value: String?, _ count: Int = 12) -> String {
         guard let value, !value.isEmpty else { return "-" }
-        return String(value.prefix(count))
+        // Tokens and channel IDs are ASCII: cut bytes, not grapheme clusters (cut back to a
+        // character boundary should a longer character straddle the cut).
+        let utf8 = value.utf8
+        guard utf8.count > count else { return value }
+        var end = utf8.index(utf8.startIndex, offsetBy: count)
+        while end > utf8.startIndex, utf8[end] & 0xC0 == 0x80 { end = utf8.index(before: end) }
+        return String(value[..<end])
     }
 }

@@ -82,7 +82,7 @@ public struct ProviderRoutes: RouteGroup {
     private static let ids = SecureIdentifiers()
 
     /// A fresh lowercase version-4 UUID for `apns-id`, `apns-unique-id` or `apns-request-id`.
-    static func newID() -> String { APNsMessageID(randomBytes: ids.randomBytes(16)).rawValue }
+    static func newID() -> String { ids.uuid() }
 
     /// The request's own identifier from `header` (`apns-id`, `apns-request-id`) when it is a
     /// valid UUID, echoed as sent; otherwise a new one, as APNs generates.

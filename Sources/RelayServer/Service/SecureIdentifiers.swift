@@ -1,11 +1,39 @@
 public import RelayCore
 import RelayNet
+import Synchronization
 
 /// Identifiers and tokens from the system's secure random source (OpenSSL's RAND_bytes).
+///
+/// Small draws (an ID is 16 bytes, and every push takes one or two) are served from a pool
+/// refilled 4 KiB at a time: a RAND_bytes call per ID cost more than the rest of making it.
+/// Each byte is handed out once; large draws go to the source directly.
 public final class SecureIdentifiers: IdentifierGenerator {
+    private static let poolSize = 4096
+    private static let largestPooledDraw = 64
+
+    private let pool = Mutex(Pool())
+
+    private struct Pool: ~Copyable {
+        var bytes: [UInt8] = []
+        var next = 0
+    }
+
     public init() {}
 
     public func randomBytes(_ count: Int) -> [UInt8] {
+        guard count > 0 else { return [] }
+        guard count <= Self.largestPooledDraw else { return Self.draw(count) }
+        return pool.withLock { pool in
+            if pool.bytes.count - pool.next < count {
+                pool.bytes = Self.draw(Self.poolSize)
+                pool.next = 0
+            }
+            defer { pool.next += count }
+            return Array(pool.bytes[pool.next..<pool.next + count])
+        }
+    }
+
+    private static func draw(_ count: Int) -> [UInt8] {
         do {
             return try SecureRandom.bytes(count)
         } catch {

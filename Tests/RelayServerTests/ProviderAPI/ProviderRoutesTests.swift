@@ -88,5 +88,9 @@ final class ProviderRoutesTests: XCTestCase {
             "bearer (redacted; kid=K iss=T iat=1700000000)")
         XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
         XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
+        XCTAssertEqual(ProviderRequestRecord.prefix("short"), "short")
+        // A character cut in two is left out whole.
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789aé", 12), "0123456789a")
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789aéb", 13), "0123456789aé")
     }
 }
