@@ -14,7 +14,8 @@
 #
 # Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), RELAY (path of the
 # activity-relay binary; default .build/release/activity-relay, built if missing), KEEP=1 keeps the
-# work directory (logs, config). Needs h2load (nghttp2-client), nginx, python3, curl.
+# work directory (logs, config), NGINX=0 measures the relay alone (A/B runs of two builds).
+# Needs h2load (nghttp2-client), nginx, python3, curl.
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
 
@@ -57,22 +58,24 @@ RELAY_PID=$!
 wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
 
 python3 "$HERE/provider/make_activities.py" --base "https://127.0.0.1:$RELAY_PORT" --cafile "$DATA/tls-cert.pem" \
-    --admin-key "$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
+    --admin-key="$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
 JWT=$("$RELAY" token --data "$DATA")
 TIMESTAMP=$(( $(date +%s) + 60 ))
 printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,"status":"on its way","eta":"12:40"}}}' \
     "$TIMESTAMP" > "$WORK/payload.json"
 
 # --- nginx ------------------------------------------------------------------------------------
-NGINX_PORT=$(free_port)
-mkdir -p "$WORK"/nginx-{body,proxy,fastcgi,uwsgi,scgi}
-chmod 777 "$WORK"/nginx-*
-sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cert.pem|g" \
-    -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/provider/nginx.conf.template" > "$WORK/nginx.conf"
-nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
-NGINX_PID=$!
-wait_for "https://localhost:$NGINX_PORT/" "$DATA/tls-cert.pem"
-sed "s|https://127.0.0.1:$RELAY_PORT|https://127.0.0.1:$NGINX_PORT|" "$WORK/relay-uris.txt" > "$WORK/nginx-uris.txt"
+if [ "${NGINX:-1}" = 1 ]; then
+    NGINX_PORT=$(free_port)
+    mkdir -p "$WORK"/nginx-{body,proxy,fastcgi,uwsgi,scgi}
+    chmod 777 "$WORK"/nginx-*
+    sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cert.pem|g" \
+        -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/provider/nginx.conf.template" > "$WORK/nginx.conf"
+    nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
+    NGINX_PID=$!
+    wait_for "https://localhost:$NGINX_PORT/" "$DATA/tls-cert.pem"
+    sed "s|https://127.0.0.1:$RELAY_PORT|https://127.0.0.1:$NGINX_PORT|" "$WORK/relay-uris.txt" > "$WORK/nginx-uris.txt"
+fi
 
 # --- load -------------------------------------------------------------------------------------
 run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx
@@ -90,12 +93,19 @@ run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 
 }
 
 run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
-run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
+[ "${NGINX:-1}" = 1 ] && run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+thread_ticks() { # one line per thread: TID NAME TICKS (the name has no spaces: the relay names its threads)
+    for stat in /proc/"$1"/task/*/stat; do
+        sed -E 's/^([0-9]+) \(([^)]*)\) (.*)$/\1 \2 \3/' "$stat" | awk '{print $1, $2, $14 + $15}'
+    done 2>/dev/null
+}
 RELAY_CPU_BEFORE=$(cpu_ticks "$RELAY_PID")
+thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
 RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
 RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
-NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
+thread_ticks "$RELAY_PID" > "$WORK/threads-after.txt"
+[ "${NGINX:-1}" = 1 ] && NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
 
 # Every push the relay answered was logged after its commit, with its status.
 ACCEPTED=$(grep -c ' INFO push .* status=200 ' "$WORK/relay.log" || true)
@@ -112,5 +122,12 @@ echo "pushes: $N to $COUNT tokens over $C connections x $M streams, $THREADS thr
 echo "activity-relay: $RELAY_RATE req/s (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
 awk -v t=$((RELAY_CPU_AFTER - RELAY_CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" -v n="$N" \
     'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
+# The same by thread (the store writer is the thread still named after the process).
+awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
+    NR == FNR { before[$1] = $3; next }
+    { used[$2] += $3 - before[$1] }
+    END { line = "  by thread:"; for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us", name, used[name] / hz / n * 1e6); print line }
+' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
+[ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $NGINX_RATE req/s"
 awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
