@@ -46,7 +46,9 @@ enum ServeCommand {
         var options = RelayRuntime.Options(
             certificatePath: directory.certificatePath, privateKeyPath: directory.privateKeyPath,
             databasePath: directory.databasePath,
-            routeSettings: RouteSettings(adminKey: directory.adminKey, keyring: keyring, stream: configuration.stream))
+            routeSettings: RouteSettings(
+                adminKey: directory.adminKey, keyring: keyring, stream: configuration.stream,
+                providerRefusalLimit: configuration.providerRefusalLimit))
         options.host = configuration.listen.host
         options.port = configuration.listen.port
         options.clockMode = configuration.clock == .virtual ? .virtual : .system

@@ -9,7 +9,7 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "stream",
+        "retention", "stream", "providerRefusalLimit",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -56,6 +56,8 @@ extension RelayConfiguration {
         if let object = try fields.object("http") { http = try HTTPLimits(fields: object) }
         if let object = try fields.object("retention") { retention = try LogRetention(fields: object) }
         if let object = try fields.object("stream") { stream = try StreamSettings(fields: object) }
+        providerRefusalLimit =
+            try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit
     }
 
     /// The `providerKeys` entries; a key ID may appear once and may not be the development key's.

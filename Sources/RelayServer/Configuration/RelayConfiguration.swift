@@ -30,6 +30,11 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var retention = LogRetention()
     /// Event-stream buffering, heartbeats and tickets.
     public var stream = StreamSettings()
+    /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;
+    /// 0 never closes.
+    public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
+    /// The largest `providerRefusalLimit`.
+    static let maxProviderRefusalLimit = 1_000_000
     /// How much the relay logs. Default `info`.
     public var logLevel: LogLevel = .info
     /// The config file this came from (as given on the command line), or nil.

@@ -27,7 +27,8 @@ final class RelayConfigurationFileTests: XCTestCase {
                  "http": {"handshakeTimeout": 2.5, "idleTimeout": 60, "headerReadTimeout": 4, "maxConnections": 50,
                           "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192},
                  "retention": {"events": 500, "pushes": 40},
-                 "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30}}
+                 "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
+                 "providerRefusalLimit": 0}
                 """, name: "conf/relay.json")
         let directory = scratch.path + "/conf"
         XCTAssertEqual(configuration.configFile, "conf/relay.json")
@@ -35,6 +36,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.dataDirectory, directory + "/state")
         XCTAssertEqual(configuration.clock, .virtual)
         XCTAssertEqual(configuration.threads, 2)
+        XCTAssertEqual(configuration.providerRefusalLimit, 0)
         XCTAssertEqual(configuration.logLevel, .debug)
         XCTAssertEqual(
             configuration.tls, TLSFiles(certificatePath: directory + "/certs/chain.pem", privateKeyPath: "/etc/key.pem")
@@ -93,6 +95,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.http, HTTPLimits())
         XCTAssertEqual(configuration.stream, StreamSettings())
         XCTAssertEqual(configuration.retention, LogRetention())
+        XCTAssertEqual(configuration.providerRefusalLimit, ProviderRoutes.defaultRefusalLimit)
     }
 
     func testBadFilesAreOneLineErrorsNamingFileKeyAndValue() throws {
@@ -128,7 +131,10 @@ final class RelayConfigurationFileTests: XCTestCase {
                 #"{"rules": {"updateBudgetPerHour": -3}}"#,
                 "rules.updateBudgetPerHour: must be a whole number from 1 to 1000000 (found number -3)"
             ),
-            (#"{"rules": {"budget": 1}}"#, "rules.budget: is not a known key (known: activeLifetime, dismissalWindow, frequentUpdateBudgetPerHour, lowPriorityDelay, maxActivityDataBytes, maxVisibleLifetime, providerTokenRefreshInterval, pushToStartBudget, strictBudget, tokenBurst, updateBudgetPerHour) (found number 1)"),
+            (
+                #"{"rules": {"budget": 1}}"#,
+                "rules.budget: is not a known key (known: activeLifetime, dismissalWindow, frequentUpdateBudgetPerHour, lowPriorityDelay, maxActivityDataBytes, maxVisibleLifetime, providerTokenRefreshInterval, pushToStartBudget, strictBudget, tokenBurst, updateBudgetPerHour) (found number 1)"
+            ),
             (
                 #"{"http": {"maxConnections": 0}}"#,
                 "http.maxConnections: must be a whole number from 1 to 1000000 (found number 0)"
@@ -157,6 +163,10 @@ final class RelayConfigurationFileTests: XCTestCase {
             (
                 #"{"stream": {"bufferBytes": 10}}"#,
                 "stream.bufferBytes: must be a whole number from 4096 to 268435456 (found number 10)"
+            ),
+            (
+                #"{"providerRefusalLimit": -1}"#,
+                "providerRefusalLimit: must be a whole number from 0 to 1000000 (found number -1)"
             ),
             (#"{"providerKeys": {}}"#, "providerKeys: must be an array (found object of 0 keys)"),
             (#"{"providerKeys": [1]}"#, "providerKeys[0]: must be an object (found number 1)"),
@@ -221,7 +231,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: clock, dataDirectory, http, listen, logLevel, providerKeys, "
+                "relay.json: port: is not a known key (known: clock, dataDirectory, http, listen, logLevel, providerKeys, providerRefusalLimit, "
                     + "retention, rules, stream, threads, tls) (found number 8443)")
         }
     }

@@ -24,6 +24,33 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(outcome.stderr.contains("relay.stopped"), outcome.stderr)
     }
 
+    /// The config file's `providerRefusalLimit` reaches the provider API: with 1, the first
+    /// refused push closes its connection with GOAWAY carrying the reason (seen by nghttp).
+    func testConfigFileRefusalLimitClosesTheConnection() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let config = data + "/relay.json"
+        try #"{"providerRefusalLimit": 1}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        let port = try RelayBinary.freePort()
+        let relay = try RelayBinary.serve(data: data + "/state", port: port, extra: ["--config", config])
+        defer {
+            kill(relay.processIdentifier, SIGTERM)
+            _ = try? relay.wait(timeout: 20)
+        }
+        let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data + "/state"])
+        let body = data + "/payload.json"
+        try #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#.write(
+            toFile: body, atomically: true, encoding: .utf8)
+        let outcome = try ChildProcess.run([
+            "nghttp", "-v", "-d", body, "-H",
+            "authorization: bearer \(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines))",
+            "-H", "apns-topic: com.example.app.push-type.liveactivity", "-H", "apns-push-type: liveactivity",
+            "https://127.0.0.1:\(port)/3/device/" + String(repeating: "0f", count: 32),
+        ])
+        XCTAssertTrue(outcome.stdout.contains("recv GOAWAY frame"), outcome.stdout)
+        XCTAssertTrue(outcome.stdout.contains(#"{"reason":"BadDeviceToken"}"#), outcome.stdout)
+    }
+
     func testBadFlagsAreOneLineAndExitStatus2() throws {
         for arguments in [["--listen", "nope"], ["--threads", "0"], ["--clock", "sundial"], ["--bogus"]] {
             let outcome = try ChildProcess.run([RelayBinary.path, "serve"] + arguments)
