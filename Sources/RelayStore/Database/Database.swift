@@ -113,7 +113,8 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
         return try body(statement)
     }
 
-    private func prepare(_ sql: String) throws(StoreError) -> Statement {
+    /// A new prepared statement for `sql`, not cached: for an owner that keeps its own statements.
+    func prepare(_ sql: String) throws(StoreError) -> Statement {
         guard let handle else { throw Self.closedError("prepare") }
         var statement: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)

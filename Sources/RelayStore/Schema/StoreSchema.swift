@@ -4,7 +4,9 @@
 ///   document keyed by kind and id, with the columns the relay looks objects up by.
 /// - `events`: the durable event log behind the stream; `seq` is the caller's global sequence
 ///   number and only ever grows.
-/// - `pushes`: the push log, newest first by `id`.
+/// - `pushes`: the push log, newest first by `id`. Since version 2 the writer numbers entries
+///   itself (see `lastPushIDKey`) instead of through AUTOINCREMENT, which rewrote
+///   `sqlite_sequence` on every insert, and the mostly-NULL `channel_id` index is partial.
 /// - `meta`: small named values (clock state, keys, the next sequence number).
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
@@ -55,8 +57,38 @@ public enum StoreSchema {
                     key TEXT PRIMARY KEY,
                     value BLOB NOT NULL
                 ) WITHOUT ROWID;
-                """)
+                """),
+        Migration(
+            version: 2,
+            sql: """
+                CREATE TABLE pushes_v2 (
+                    id INTEGER PRIMARY KEY,
+                    apns_id TEXT,
+                    unique_id TEXT,
+                    token TEXT,
+                    channel_id TEXT,
+                    bundle_id TEXT,
+                    received_at REAL NOT NULL,
+                    record BLOB NOT NULL
+                );
+                INSERT INTO pushes_v2 (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
+                    SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record FROM pushes;
+                INSERT OR REPLACE INTO meta (key, value)
+                    SELECT 'store.lastPushId', CAST(CAST(seq AS TEXT) AS BLOB) FROM sqlite_sequence WHERE name = 'pushes';
+                DROP TABLE pushes;
+                ALTER TABLE pushes_v2 RENAME TO pushes;
+                CREATE INDEX pushes_apns_id ON pushes (apns_id);
+                CREATE INDEX pushes_unique_id ON pushes (unique_id);
+                CREATE INDEX pushes_token ON pushes (token);
+                CREATE INDEX pushes_channel ON pushes (channel_id) WHERE channel_id IS NOT NULL;
+                CREATE INDEX pushes_bundle ON pushes (bundle_id);
+                """),
     ]
+
+    /// The meta key under which the writer keeps the highest push log id it has handed out
+    /// (decimal text), written whenever it prunes the push log: with no AUTOINCREMENT, an
+    /// emptied log would otherwise restart numbering, and ids must only grow.
+    public static let lastPushIDKey = "store.lastPushId"
 
     /// The version a fully migrated file has.
     public static var latestVersion: Int32 { Int32(migrations.count) }

@@ -29,6 +29,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// The most batches one transaction takes, so a flood cannot make one commit unbounded.
     public let maxBatchesPerCommit: Int
     private let database: Database  // touched only by the writer thread once it has started
+    private let applier: BatchApplier  // likewise
     private let condition = NSCondition()
     private var queue: [Pending] = []
     private var submitted: UInt64 = 0
@@ -41,6 +42,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// Takes ownership of `database` (already migrated) and starts the writer thread.
     public init(database: Database, maxBatchesPerCommit: Int = 1_024) {
         self.database = database
+        applier = BatchApplier(database: database)
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
         let thread = Thread { [self] in run() }
         thread.name = "relay-store-writer"
@@ -120,6 +122,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             condition.broadcast()
             condition.unlock()
         }
+        applier.close()
         database.close()
         condition.lock()
         finished = true
@@ -155,7 +158,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private func commitOptimistically(_ group: [Pending]) -> Bool {
         do throws(StoreError) {
             try database.execute("BEGIN IMMEDIATE")
-            for pending in group { try database.apply(pending.batch) }
+            for pending in group { try applier.apply(pending.batch) }
             try database.execute("COMMIT")
             condition.lock()
             statistics.commits += 1
@@ -175,7 +178,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             try database.execute("BEGIN IMMEDIATE")
             for pending in group {
                 do {
-                    try database.savepoint("batch") { () throws(StoreError) in try database.apply(pending.batch) }
+                    try database.savepoint("batch") { () throws(StoreError) in try applier.apply(pending.batch) }
                     results.append(.success(()))
                 } catch {
                     // Disk-full and I/O errors make SQLite abandon the whole transaction.

@@ -19,8 +19,8 @@ final class MigrationTests: XCTestCase {
     func testFreshFileGetsTheWholeSchema() throws {
         let database = try Database(path: directory.file("a.db"))
         XCTAssertEqual(try database.userVersion(), 0)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 1)
-        XCTAssertEqual(try database.userVersion(), 1)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 2)
+        XCTAssertEqual(try database.userVersion(), 2)
         XCTAssertEqual(try tables(database), ["documents", "events", "meta", "pushes", "sqlite_sequence"])
     }
 
@@ -32,7 +32,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("INSERT INTO meta VALUES ('k', x'01')")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 1)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 2)
         let count = try database.withStatement("SELECT count(*) FROM meta") { statement throws(StoreError) in
             try statement.step() ? statement.int64(0) : -1
         }
@@ -46,10 +46,11 @@ final class MigrationTests: XCTestCase {
             try database.migrate(StoreSchema.migrations)
             try database.execute("INSERT INTO meta VALUES ('k', x'01')")
         }
-        let next = StoreSchema.migrations + [Migration(version: 2, sql: "ALTER TABLE meta ADD COLUMN note TEXT")]
+        let version = StoreSchema.latestVersion + 1
+        let next = StoreSchema.migrations + [Migration(version: version, sql: "ALTER TABLE meta ADD COLUMN note TEXT")]
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(next), 2)
-        XCTAssertEqual(try database.userVersion(), 2)
+        XCTAssertEqual(try database.migrate(next), version)
+        XCTAssertEqual(try database.userVersion(), version)
         let note = try database.withStatement("SELECT key, note FROM meta") { statement throws(StoreError) in
             try statement.step() ? [statement.text(0), statement.text(1)] : []
         }
@@ -58,7 +59,10 @@ final class MigrationTests: XCTestCase {
 
     func testFailedStepLeavesTheFileUntouched() throws {
         let database = try Database(path: directory.file("a.db"))
-        let broken = StoreSchema.migrations + [Migration(version: 2, sql: "CREATE TABLE x (a); CREATE TABLE x (a)")]
+        let broken =
+            StoreSchema.migrations + [
+                Migration(version: StoreSchema.latestVersion + 1, sql: "CREATE TABLE x (a); CREATE TABLE x (a)")
+            ]
         XCTAssertThrowsError(try database.migrate(broken))
         XCTAssertEqual(try database.userVersion(), 0)
         XCTAssertEqual(try tables(database), [])
@@ -73,5 +77,32 @@ final class MigrationTests: XCTestCase {
         XCTAssertThrowsError(try database.migrate([Migration(version: 2, sql: "SELECT 1")])) { error in
             XCTAssertTrue((error as? StoreError)?.message.contains("expected 1") ?? false)
         }
+    }
+
+    func testVersion2KeepsThePushLogAndItsNumbering() throws {
+        let path = directory.file("a.db")
+        do {
+            let database = try Database(path: path)
+            try database.migrate(Array(StoreSchema.migrations.prefix(1)))
+            for apnsId in ["p1", "p2", "p3"] {
+                try database.execute(
+                    "INSERT INTO pushes (apns_id, unique_id, token, bundle_id, received_at, record) "
+                        + "VALUES ('\(apnsId)', 'u-\(apnsId)', 'tok1', 'app.one', 1000, x'7b7d')")
+            }
+            // AUTOINCREMENT remembers 3 even though the newest row is gone.
+            try database.execute("DELETE FROM pushes WHERE apns_id = 'p3'")
+        }
+        let database = try Database(path: path)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 2)
+        let writer = StoreWriter(database: database)
+        try writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p4"))]))
+        writer.close()
+
+        let store = try Store(path: path)
+        defer { store.close() }
+        let pushes = try store.reader.pushes(limit: 10)
+        XCTAssertEqual(pushes.map(\.id), [4, 2, 1])
+        XCTAssertEqual(pushes.map(\.push.apnsId), ["p4", "p2", "p1"])
+        XCTAssertEqual(try store.reader.pushes(filter: PushFilter(uniqueId: "u-p2"), limit: 10).map(\.id), [2])
     }
 }

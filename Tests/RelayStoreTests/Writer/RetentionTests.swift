@@ -59,4 +59,16 @@ final class RetentionTests: XCTestCase {
         try prune(.prunePushesKeepingLast(0))
         XCTAssertEqual(try store.reader.pushCount(), 0)
     }
+
+    func testPushIdsKeepGrowingAfterTheLogIsEmptiedAndReopened() throws {
+        let newest = try XCTUnwrap(store.reader.pushes(limit: 1).first?.id)
+        try prune(.prunePushesKeepingLast(0))
+        store.close()
+        store = try Store(path: directory.file("relay.db"))
+        try store.writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p11"))]))
+        XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.id), [newest + 1])
+        try prune(.prunePushesBefore(5_000))
+        try store.writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p12"))]))
+        XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.id), [newest + 2])
+    }
 }

@@ -40,6 +40,21 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertNil(try store.reader.meta("k"))
     }
 
+    func testDocumentThatMovesToAnotherDeviceOrAppIsFoundThere() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        var document = Sample.document("activity", "a1", device: "d1", bundle: "app.one")
+        try store.writer.submitAndWait(StoreBatch([.upsertDocument(document)]))
+        document.deviceId = "d2"
+        try store.writer.submitAndWait(StoreBatch([.upsertDocument(document)]))
+        document.bundleId = nil
+        document.body = Sample.bytes("{}")
+        try store.writer.submitAndWait(StoreBatch([.upsertDocument(document)]))
+        XCTAssertEqual(try store.reader.documents(kind: "activity", deviceId: "d1"), [])
+        XCTAssertEqual(try store.reader.documents(kind: "activity", deviceId: "d2"), [document])
+        XCTAssertEqual(try store.reader.documents(kind: "activity", bundleId: "app.one"), [])
+    }
+
     func testFailingBatchIsUndoneAloneAndItsNeighboursCommit() throws {
         let store = try Store(path: path)
         defer { store.close() }

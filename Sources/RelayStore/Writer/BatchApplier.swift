@@ -1,0 +1,229 @@
+/// Applies `StoreBatch`es on the writer's connection, inside whatever transaction is open.
+///
+/// The writes every push makes (a document, two events, a push log entry) run on statements
+/// prepared once and held here, not looked up by their SQL text each time. A document whose
+/// lookup columns did not change is rewritten with an UPDATE of its body and state only, which
+/// leaves the `documents` indexes alone (an upsert rewrites every indexed column it sets). Push
+/// log ids are handed out here, one past the highest ever given (see `StoreSchema.lastPushIDKey`).
+///
+/// Used only by the writer thread.
+final class BatchApplier {
+    private let database: Database
+    private var updateDocument: Statement?
+    private var upsertDocument: Statement?
+    private var appendEvent: Statement?
+    private var appendPush: Statement?
+    /// The highest push log id handed out; nil until the first push needs it.
+    private var lastPushID: Int64?
+
+    /// Applies batches on `database`.
+    init(database: Database) {
+        self.database = database
+    }
+
+    /// Finalizes the held statements, so that the connection can close at once.
+    func close() {
+        updateDocument = nil
+        upsertDocument = nil
+        appendEvent = nil
+        appendPush = nil
+    }
+
+    /// Applies every write of `batch`, in order.
+    func apply(_ batch: StoreBatch) throws(StoreError) {
+        for write in batch.writes {
+            try apply(write)
+        }
+    }
+
+    private func apply(_ write: StoreBatch.Write) throws(StoreError) {
+        switch write {
+        case .upsertDocument(let document):
+            try upsert(document)
+        case .deleteDocument(let kind, let id):
+            try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
+                try statement.bind(kind, at: 1)
+                try statement.bind(id, at: 2)
+            }
+        case .appendEvent(let event):
+            try append(event)
+        case .appendPush(let push):
+            try append(push)
+        case .setMeta(let key, let value):
+            try setMeta(key, value)
+        case .deleteMeta(let key):
+            try run("DELETE FROM meta WHERE key = ?1") { statement throws(StoreError) in try statement.bind(key, at: 1)
+            }
+        case .pruneEventsKeepingLast(let count):
+            try pruneKeepingLast(count, table: "events", key: "seq")
+        case .pruneEventsBefore(let time):
+            try pruneBefore(time, table: "events", key: "seq", time: "at")
+        case .prunePushesKeepingLast(let count):
+            try pruneKeepingLast(count, table: "pushes", key: "id")
+            try rememberLastPushID()
+        case .prunePushesBefore(let time):
+            try pruneBefore(time, table: "pushes", key: "id", time: "received_at")
+            try rememberLastPushID()
+        }
+    }
+
+    // MARK: - Documents
+
+    private func upsert(_ document: StoredDocument) throws(StoreError) {
+        let update = try prepared(
+            &updateDocument,
+            "UPDATE documents SET state = ?3, body = ?4 WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6"
+        )
+        try run(update) { statement throws(StoreError) in
+            try statement.bind(document.kind, at: 1)
+            try statement.bind(document.id, at: 2)
+            try statement.bind(document.state, at: 3)
+            try statement.bind(document.body, at: 4)
+            try statement.bind(document.deviceId, at: 5)
+            try statement.bind(document.bundleId, at: 6)
+        }
+        if database.changes == 1 { return }
+        // New, or its device or app changed: write every column.
+        let upsert = try prepared(
+            &upsertDocument,
+            """
+            INSERT INTO documents (kind, id, device_id, bundle_id, state, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
+            state = excluded.state, body = excluded.body
+            """)
+        try run(upsert) { statement throws(StoreError) in
+            try statement.bind(document.kind, at: 1)
+            try statement.bind(document.id, at: 2)
+            try statement.bind(document.deviceId, at: 3)
+            try statement.bind(document.bundleId, at: 4)
+            try statement.bind(document.state, at: 5)
+            try statement.bind(document.body, at: 6)
+        }
+    }
+
+    // MARK: - Logs
+
+    /// Inserts only when `seq` is past the log's end, so the log's order is its numbering.
+    private func append(_ event: StoredEvent) throws(StoreError) {
+        let statement = try prepared(
+            &appendEvent,
+            """
+            INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data)
+            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ?1 > coalesce((SELECT max(seq) FROM events), -9223372036854775808)
+            """)
+        try run(statement) { statement throws(StoreError) in
+            try statement.bind(event.seq, at: 1)
+            try statement.bind(event.type, at: 2)
+            try statement.bind(event.at, at: 3)
+            try statement.bind(event.deviceId, at: 4)
+            try statement.bind(event.bundleId, at: 5)
+            try statement.bind(event.activityId, at: 6)
+            try statement.bind(event.alarmId, at: 7)
+            try statement.bind(event.data, at: 8)
+        }
+        guard database.changes == 1 else {
+            throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
+        }
+    }
+
+    private func append(_ push: PushLogEntry) throws(StoreError) {
+        let id = try currentLastPushID() + 1
+        let statement = try prepared(
+            &appendPush,
+            """
+            INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        try run(statement) { statement throws(StoreError) in
+            try statement.bind(id, at: 1)
+            try statement.bind(push.apnsId, at: 2)
+            try statement.bind(push.uniqueId, at: 3)
+            try statement.bind(push.token, at: 4)
+            try statement.bind(push.channelId, at: 5)
+            try statement.bind(push.bundleId, at: 6)
+            try statement.bind(push.receivedAt, at: 7)
+            try statement.bind(push.record, at: 8)
+        }
+        // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
+        lastPushID = id
+    }
+
+    /// The highest push log id handed out so far.
+    private func currentLastPushID() throws(StoreError) -> Int64 {
+        if let lastPushID { return lastPushID }
+        return try loadLastPushID()
+    }
+
+    /// The highest id in the push log or, when pruning emptied it, the one noted at the prune.
+    private func loadLastPushID() throws(StoreError) -> Int64 {
+        let sql = """
+            SELECT max(coalesce((SELECT max(id) FROM pushes), 0),
+                coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), 0))
+            """
+        let last = try database.withStatement(sql) { statement throws(StoreError) -> Int64 in
+            try statement.bind(StoreSchema.lastPushIDKey, at: 1)
+            return try statement.step() ? statement.int64(0) : 0
+        }
+        lastPushID = last
+        return last
+    }
+
+    /// Notes the highest id handed out, so that numbering goes on from it even if the push log is empty.
+    private func rememberLastPushID() throws(StoreError) {
+        let last = try currentLastPushID()
+        try setMeta(StoreSchema.lastPushIDKey, Array(String(last).utf8))
+    }
+
+    private func setMeta(_ key: String, _ value: [UInt8]) throws(StoreError) {
+        try run("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value") {
+            statement throws(StoreError) in
+            try statement.bind(key, at: 1)
+            try statement.bind(value, at: 2)
+        }
+    }
+
+    /// Deletes a prefix of `table` (by `key` order) so that at most `count` rows remain.
+    private func pruneKeepingLast(_ count: Int, table: String, key: String) throws(StoreError) {
+        guard count > 0 else { return try database.execute("DELETE FROM \(table)") }
+        let sql =
+            "DELETE FROM \(table) WHERE \(key) < (SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1)"
+        try run(sql) { statement throws(StoreError) in try statement.bind(Int64(count - 1), at: 1) }
+    }
+
+    /// Deletes a prefix of `table` (by `key` order) up to the first row whose `time` is at or
+    /// after `cutoff`. Deleting a prefix (rather than every old row) keeps the log contiguous:
+    /// everything after the oldest kept row is still there, which stream resumption relies on.
+    private func pruneBefore(_ cutoff: Double, table: String, key: String, time: String) throws(StoreError) {
+        let sql = """
+            DELETE FROM \(table) WHERE \(key) < coalesce(
+                (SELECT \(key) FROM \(table) WHERE \(time) >= ?1 ORDER BY \(key) LIMIT 1),
+                (SELECT max(\(key)) + 1 FROM \(table)))
+            """
+        try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+    }
+
+    // MARK: - Statements
+
+    /// The statement in `slot`, prepared from `sql` the first time.
+    private func prepared(_ slot: inout Statement?, _ sql: String) throws(StoreError) -> Statement {
+        if let statement = slot { return statement }
+        let statement = try database.prepare(sql)
+        slot = statement
+        return statement
+    }
+
+    /// Binds with `bind` and runs `statement` to completion, then resets it.
+    private func run(_ statement: Statement, bind: (Statement) throws(StoreError) -> Void) throws(StoreError) {
+        defer { statement.reset() }
+        try bind(statement)
+        try statement.run()
+    }
+
+    /// Binds with `bind` and runs the cached statement for `sql` to completion.
+    private func run(_ sql: String, bind: (Statement) throws(StoreError) -> Void) throws(StoreError) {
+        try database.withStatement(sql) { statement throws(StoreError) in
+            try bind(statement)
+            try statement.run()
+        }
+    }
+}
