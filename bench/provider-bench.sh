@@ -92,9 +92,16 @@ run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 
 run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
 run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+thread_ticks() { # one line per thread: TID NAME TICKS (the name has no spaces: the relay names its threads)
+    for stat in /proc/"$1"/task/*/stat; do
+        sed -E 's/^([0-9]+) \(([^)]*)\) (.*)$/\1 \2 \3/' "$stat" | awk '{print $1, $2, $14 + $15}'
+    done 2>/dev/null
+}
 RELAY_CPU_BEFORE=$(cpu_ticks "$RELAY_PID")
+thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
 RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
 RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
+thread_ticks "$RELAY_PID" > "$WORK/threads-after.txt"
 NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
 
 # Every push the relay answered was logged after its commit, with its status.
@@ -112,5 +119,11 @@ echo "pushes: $N to $COUNT tokens over $C connections x $M streams, $THREADS thr
 echo "activity-relay: $RELAY_RATE req/s (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
 awk -v t=$((RELAY_CPU_AFTER - RELAY_CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" -v n="$N" \
     'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
+# The same by thread (the store writer is the thread still named after the process).
+awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
+    NR == FNR { before[$1] = $3; next }
+    { used[$2] += $3 - before[$1] }
+    END { line = "  by thread:"; for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us", name, used[name] / hz / n * 1e6); print line }
+' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
 echo "nginx return 200: $NGINX_RATE req/s"
 awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
