@@ -206,6 +206,14 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
         flushQueue.append(target)
     }
 
+    /// Runs `work` once the current pass's callbacks are done, with the connections' output; must be
+    /// called on the loop. For output that is cheaper written once per pass than once per event
+    /// (log lines). A loop that stops runs what is queued before it closes.
+    public func runAtEndOfPass(_ work: @escaping () -> Void) {
+        precondition(inLoop, "EventLoop.runAtEndOfPass must be called on the loop")
+        flushQueue.append(EndOfPassWork(work))
+    }
+
     /// Number of descriptors currently registered (not counting the loop's own).
     var registeredSourceCount: Int { sources.count }
 
@@ -330,4 +338,13 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
         }
         runFlushes()
     }
+}
+
+/// A closure queued with `runAtEndOfPass`.
+private final class EndOfPassWork: LoopFlushable {
+    private let work: () -> Void
+
+    init(_ work: @escaping () -> Void) { self.work = work }
+
+    func flushAtEndOfPass() { work() }
 }

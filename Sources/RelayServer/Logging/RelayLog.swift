@@ -1,4 +1,5 @@
 import RelayCore
+import RelayNet
 import Synchronization
 
 #if canImport(Glibc)
@@ -39,23 +40,47 @@ public enum RelayLog {
     private static let threshold = Atomic<Int>(Level.info.rawValue)
     private static let output = Mutex<Int32>(2)
 
+    /// Sends lines to `fd` instead of standard error and returns the previous descriptor (tests).
+    @discardableResult
+    static func setOutput(_ fd: Int32) -> Int32 {
+        output.withLock { current in
+            defer { current = fd }
+            return current
+        }
+    }
+
     /// Lines below `level` are dropped.
     public static func setLevel(_ level: Level) { threshold.store(level.rawValue, ordering: .relaxed) }
 
     /// Whether `level` is written (so callers can skip building fields).
     public static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
 
-    /// Writes one line.
+    /// Writes one line. On an event loop, lines below `warning` wait in the loop thread's
+    /// `LogBuffer` until the end of the pass; warnings and errors (and every line off a loop) are
+    /// written at once, after whatever the thread still holds.
     public static func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         guard enabled(level) else { return }
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
-        let bytes = line(at: Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9, level, event, fields)
+        let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let buffer = LogBuffer.current()
+        if level < .warning, let (buffer, loop) = buffer {
+            buffer.append(on: loop) { bytes in write(at: time, level, event, fields, to: &bytes) }
+            return
+        }
+        buffer?.0.flush()
+        writeOut(line(at: time, level, event, fields))
+    }
+
+    /// Writes `bytes` (whole lines) to standard error with as few `write` calls as it takes.
+    static func writeOut(_ bytes: [UInt8]) {
         output.withLock { fd in
             bytes.withUnsafeBytes { buffer in
+                guard let base = buffer.baseAddress else { return }
                 var offset = 0
                 while offset < buffer.count {
-                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    let written = Glibc.write(fd, base + offset, buffer.count - offset)
+                    if written < 0 && errno == EINTR { continue }
                     if written <= 0 { return }
                     offset += written
                 }
@@ -63,13 +88,22 @@ public enum RelayLog {
         }
     }
 
-    /// The line `log` writes at `time`, built as bytes: one push logs a line with ten fields, and
-    /// concatenating Strings allocated for every piece of it.
+    /// The line `log` writes at `time`.
     static func line(
         at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>
     ) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(256)
+        write(at: time, level, event, fields, to: &line)
+        return line
+    }
+
+    /// Appends the line `log` writes at `time` to `line`, built as bytes: one push logs a line
+    /// with ten fields, and concatenating Strings allocated for every piece of it.
+    static func write(
+        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>,
+        to line: inout [UInt8]
+    ) {
         // `UTCDate.format` ends in `Z`; milliseconds go before it.
         var date = UTCDate.format(time)
         date.removeLast()
@@ -91,7 +125,6 @@ public enum RelayLog {
             line.append(contentsOf: quoted(value).utf8)
         }
         line.append(UInt8(ascii: "\n"))
-        return line
     }
 
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
