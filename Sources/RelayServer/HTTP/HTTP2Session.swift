@@ -98,7 +98,12 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
             request: request, context: context, bodyTooLarge: tooLarge, streamID: streamID)
         responder.handle(serverRequest) { [weak self] response in
             guard let session = self else { return }
-            loop.execute { session.complete(streamID: streamID, response) }
+            // Answered on the loop (the usual case: completions come back to it): no extra hop.
+            if loop.inLoop {
+                session.complete(streamID: streamID, response)
+            } else {
+                loop.execute { session.complete(streamID: streamID, response) }
+            }
         }
     }
 

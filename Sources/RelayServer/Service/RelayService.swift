@@ -17,6 +17,7 @@ public final class RelayService: Sendable {
     public let hub: EventHub
     public let retention: Retention
     private let submitter: OrderedSubmitter
+    private let mailbox = LoopMailbox()
 
     /// How much of the logs the store keeps.
     public struct Retention: Sendable {
@@ -43,6 +44,7 @@ public final class RelayService: Sendable {
         self.hub = hub
         self.retention = retention
         submitter = OrderedSubmitter(writer: store.writer)
+        store.writer.setGroupObserver { [mailbox] in mailbox.deliver() }
     }
 
     /// Opens the store at `path`, restores the emulator from it and applies, in order, every
@@ -127,11 +129,13 @@ public final class RelayService: Sendable {
             return
         }
         // The route's follow-up (logging, building the answer) runs back on the caller's loop, not on
-        // the store's writer thread, which is the one thread every commit shares.
+        // the store's writer thread, which is the one thread every commit shares; a commit group's
+        // completions reach each loop together.
         let origin = EventLoop.current
+        let mailbox = self.mailbox
         commit(effects, nextSeq: nextSeq, ticket: ticket) { outcome in
             if let origin {
-                origin.execute { completion(outcome.map { result }) }
+                mailbox.post(to: origin) { completion(outcome.map { result }) }
             } else {
                 completion(outcome.map { result })
             }

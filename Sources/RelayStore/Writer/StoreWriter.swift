@@ -37,6 +37,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private var closing = false
     private var finished = false
     private var statistics = Statistics(commits: 0, batches: 0)
+    private var groupObserver: (@Sendable () -> Void)?
     private var thread: Thread?
 
     /// Takes ownership of `database` (already migrated) and starts the writer thread.
@@ -64,8 +65,10 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
         guard !closing else {
+            let observer = groupObserver
             condition.unlock()
             completion(.failure(.store("submit", "the store writer is closed")))
+            observer?()
             return
         }
         submitted += 1
@@ -83,6 +86,15 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         let outcome = Outcome()
         submit(batch) { result in outcome.set(result) }
         try outcome.wait().get()
+    }
+
+    /// Sets what runs after each commit group's completions (on the writer thread, before `flush`
+    /// returns for them), and after a completion refused at once because the writer is closed:
+    /// lets completions queue their follow-ups and hand them on together.
+    public func setGroupObserver(_ observer: @escaping @Sendable () -> Void) {
+        condition.lock()
+        groupObserver = observer
+        condition.unlock()
     }
 
     /// Blocks until every batch submitted before the call is committed (or has failed).
@@ -113,9 +125,10 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     // MARK: - The writer thread
 
     private func run() {
-        while let group = nextGroup() {
+        while let (group, observer) = nextGroup() {
             let results = commit(group)
             for (pending, result) in zip(group, results) { pending.completion(result) }
+            observer?()
             condition.lock()
             completed = group[group.count - 1].ticket
             statistics.batches += group.count
@@ -130,16 +143,24 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         condition.unlock()
     }
 
-    /// Waits for work and takes up to `maxBatchesPerCommit` batches; nil once closing and drained.
-    private func nextGroup() -> [Pending]? {
+    /// Waits for work and takes up to `maxBatchesPerCommit` batches, with the group observer;
+    /// nil once closing and drained.
+    private func nextGroup() -> ([Pending], (@Sendable () -> Void)?)? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closing { condition.wait() }
         if queue.isEmpty { return nil }
         let count = min(queue.count, maxBatchesPerCommit)
-        let group = Array(queue.prefix(count))
-        queue.removeFirst(count)
-        return group
+        let group: [Pending]
+        if count == queue.count {
+            group = queue
+            queue = []
+            queue.reserveCapacity(group.count)
+        } else {
+            group = Array(queue.prefix(count))
+            queue.removeFirst(count)
+        }
+        return (group, groupObserver)
     }
 
     /// Applies `group` in one transaction and returns each batch's result.
