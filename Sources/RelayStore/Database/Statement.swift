@@ -64,6 +64,18 @@ public final class Statement {
         try check(rc, "bind")
     }
 
+    /// Binds `bytes` as a blob to parameter `index` (1-based) without copying them (`SQLITE_STATIC`):
+    /// the memory must stay valid and unchanged until the statement is reset, so bind inside
+    /// `withUnsafeBytes` and step and reset there too. Saves SQLite a copy of every large value.
+    func bindBorrowed(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(StoreError) {
+        guard bytes.count <= Int(Int32.max) else { return try check(SQLITE_TOOBIG, "bind") }
+        // A NULL pointer would bind SQL NULL; an empty blob must stay an empty blob.
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return try check(sqlite3_bind_zeroblob(handle, index, 0), "bind")
+        }
+        try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), nil), "bind")
+    }
+
     /// Binds an optional integer (NULL when nil) to parameter `index` (1-based).
     public func bind(_ value: Int64?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }

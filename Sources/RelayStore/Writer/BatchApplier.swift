@@ -74,11 +74,10 @@ final class BatchApplier {
             &updateDocument,
             "UPDATE documents SET state = ?3, body = ?4 WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6"
         )
-        try run(update) { statement throws(StoreError) in
+        try run(update, borrowing: document.body, at: 4) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
             try statement.bind(document.id, at: 2)
             try statement.bind(document.state, at: 3)
-            try statement.bind(document.body, at: 4)
             try statement.bind(document.deviceId, at: 5)
             try statement.bind(document.bundleId, at: 6)
         }
@@ -111,7 +110,7 @@ final class BatchApplier {
             INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data)
             SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ?1 > coalesce((SELECT max(seq) FROM events), -9223372036854775808)
             """)
-        try run(statement) { statement throws(StoreError) in
+        try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
             try statement.bind(event.type, at: 2)
             try statement.bind(event.at, at: 3)
@@ -119,7 +118,6 @@ final class BatchApplier {
             try statement.bind(event.bundleId, at: 5)
             try statement.bind(event.activityId, at: 6)
             try statement.bind(event.alarmId, at: 7)
-            try statement.bind(event.data, at: 8)
         }
         guard database.changes == 1 else {
             throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
@@ -134,7 +132,7 @@ final class BatchApplier {
             INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
-        try run(statement) { statement throws(StoreError) in
+        try run(statement, borrowing: push.record, at: 8) { statement throws(StoreError) in
             try statement.bind(id, at: 1)
             try statement.bind(push.apnsId, at: 2)
             try statement.bind(push.uniqueId, at: 3)
@@ -142,7 +140,6 @@ final class BatchApplier {
             try statement.bind(push.channelId, at: 5)
             try statement.bind(push.bundleId, at: 6)
             try statement.bind(push.receivedAt, at: 7)
-            try statement.bind(push.record, at: 8)
         }
         // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
         lastPushID = id
@@ -217,6 +214,26 @@ final class BatchApplier {
         defer { statement.reset() }
         try bind(statement)
         try statement.run()
+    }
+
+    /// Like `run(_:bind:)`, with `blob` (the large value: a document body, event data, a push
+    /// record) bound at `index` without SQLite copying it.
+    private func run(
+        _ statement: Statement, borrowing blob: [UInt8], at index: Int32,
+        bind: (Statement) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        let outcome = blob.withUnsafeBytes { bytes -> Result<Void, StoreError> in
+            defer { statement.reset() }
+            do throws(StoreError) {
+                try bind(statement)
+                try statement.bindBorrowed(bytes, at: index)
+                try statement.run()
+                return .success(())
+            } catch {
+                return .failure(error)
+            }
+        }
+        try outcome.get()
     }
 
     /// Binds with `bind` and runs the cached statement for `sql` to completion.
