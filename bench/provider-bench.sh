@@ -14,7 +14,8 @@
 #
 # Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), RELAY (path of the
 # activity-relay binary; default .build/release/activity-relay, built if missing), KEEP=1 keeps the
-# work directory (logs, config). Needs h2load (nghttp2-client), nginx, python3, curl.
+# work directory (logs, config), NGINX=0 measures the relay alone (A/B runs of two builds).
+# Needs h2load (nghttp2-client), nginx, python3, curl.
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
 
@@ -64,15 +65,17 @@ printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,
     "$TIMESTAMP" > "$WORK/payload.json"
 
 # --- nginx ------------------------------------------------------------------------------------
-NGINX_PORT=$(free_port)
-mkdir -p "$WORK"/nginx-{body,proxy,fastcgi,uwsgi,scgi}
-chmod 777 "$WORK"/nginx-*
-sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cert.pem|g" \
-    -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/provider/nginx.conf.template" > "$WORK/nginx.conf"
-nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
-NGINX_PID=$!
-wait_for "https://localhost:$NGINX_PORT/" "$DATA/tls-cert.pem"
-sed "s|https://127.0.0.1:$RELAY_PORT|https://127.0.0.1:$NGINX_PORT|" "$WORK/relay-uris.txt" > "$WORK/nginx-uris.txt"
+if [ "${NGINX:-1}" = 1 ]; then
+    NGINX_PORT=$(free_port)
+    mkdir -p "$WORK"/nginx-{body,proxy,fastcgi,uwsgi,scgi}
+    chmod 777 "$WORK"/nginx-*
+    sed -e "s|@WORK@|$WORK|g" -e "s|@PORT@|$NGINX_PORT|g" -e "s|@CERT@|$DATA/tls-cert.pem|g" \
+        -e "s|@KEY@|$DATA/tls-key.pem|g" -e "s|@WORKERS@|$THREADS|g" "$HERE/provider/nginx.conf.template" > "$WORK/nginx.conf"
+    nginx -c "$WORK/nginx.conf" -p "$WORK" -g 'daemon off;' 2>"$WORK/nginx-stderr.log" &
+    NGINX_PID=$!
+    wait_for "https://localhost:$NGINX_PORT/" "$DATA/tls-cert.pem"
+    sed "s|https://127.0.0.1:$RELAY_PORT|https://127.0.0.1:$NGINX_PORT|" "$WORK/relay-uris.txt" > "$WORK/nginx-uris.txt"
+fi
 
 # --- load -------------------------------------------------------------------------------------
 run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx
@@ -90,7 +93,7 @@ run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 
 }
 
 run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
-run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
+[ "${NGINX:-1}" = 1 ] && run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 thread_ticks() { # one line per thread: TID NAME TICKS (the name has no spaces: the relay names its threads)
     for stat in /proc/"$1"/task/*/stat; do
@@ -102,7 +105,7 @@ thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
 RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
 RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
 thread_ticks "$RELAY_PID" > "$WORK/threads-after.txt"
-NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
+[ "${NGINX:-1}" = 1 ] && NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
 
 # Every push the relay answered was logged after its commit, with its status.
 ACCEPTED=$(grep -c ' INFO push .* status=200 ' "$WORK/relay.log" || true)
@@ -125,5 +128,6 @@ awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
     { used[$2] += $3 - before[$1] }
     END { line = "  by thread:"; for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us", name, used[name] / hz / n * 1e6); print line }
 ' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
+[ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $NGINX_RATE req/s"
 awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
