@@ -58,7 +58,7 @@ RELAY_PID=$!
 wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
 
 python3 "$HERE/provider/make_activities.py" --base "https://127.0.0.1:$RELAY_PORT" --cafile "$DATA/tls-cert.pem" \
-    --admin-key "$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
+    --admin-key="$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
 JWT=$("$RELAY" token --data "$DATA")
 TIMESTAMP=$(( $(date +%s) + 60 ))
 printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,"status":"on its way","eta":"12:40"}}}' \
