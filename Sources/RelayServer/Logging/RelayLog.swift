@@ -122,7 +122,11 @@ public enum RelayLog {
             line.append(UInt8(ascii: " "))
             line.append(contentsOf: key.utf8)
             line.append(UInt8(ascii: "="))
-            line.append(contentsOf: quoted(value).utf8)
+            if needsQuotes(value) {
+                line.append(contentsOf: quoted(value).utf8)
+            } else {
+                line.append(contentsOf: value.utf8)
+            }
         }
         line.append(UInt8(ascii: "\n"))
     }
@@ -140,10 +144,22 @@ public enum RelayLog {
         log(.error, event, fields)
     }
 
+    /// Whether `value` is empty or holds a space, a quote, `=` or a control character. A plain
+    /// loop over the UTF-8 bytes: every field of every line goes through here.
+    static func needsQuotes(_ value: String) -> Bool {
+        if value.isEmpty { return true }
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+            for byte in bytes where byte <= 32 || byte == 34 || byte == 61 { return true }
+            return false
+        }
+        if let found = value.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = value
+        return copy.withUTF8(scan)
+    }
+
     /// Values with spaces, quotes or `=` are quoted so a line stays machine-splittable.
     static func quoted(_ value: String) -> String {
-        let needsQuotes = value.isEmpty || value.utf8.contains { $0 == 32 || $0 == 34 || $0 == 61 || $0 < 32 }
-        guard needsQuotes else { return value }
+        guard needsQuotes(value) else { return value }
         var out = "\""
         for scalar in value.unicodeScalars {
             switch scalar {
