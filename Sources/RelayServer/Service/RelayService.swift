@@ -241,6 +241,8 @@ public final class RelayService: Sendable {
     /// The store batch for a command's effects, `serialized` being their bytes.
     static func batch(for effects: EmulatorEffects, serialized: SerializedEffects) -> StoreBatch {
         var batch = StoreBatch()
+        // Room for the pruning writes `commit` may add too.
+        batch.writes.reserveCapacity(effects.documents.count + effects.events.count + effects.pushRecords.count + 3)
         for (document, body) in zip(effects.documents, serialized.documents) {
             if let body {
                 batch.upsert(
