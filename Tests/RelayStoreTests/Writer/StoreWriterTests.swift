@@ -122,6 +122,26 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertEqual(try store.reader.meta("t7-199"), [199])
     }
 
+    func testGroupObserverRunsAfterEachGroupsCompletionsAndAfterARefusal() throws {
+        let store = try Store(path: path)
+        let results = Results()
+        store.writer.setGroupObserver { results.add("observer", .success(())) }
+        for index in 0..<3 {
+            store.writer.submit(StoreBatch([.setMeta(key: "k\(index)", value: [])])) { result in
+                results.add("batch", result)
+            }
+        }
+        store.writer.flush()
+        let names = results.names
+        XCTAssertEqual(names.filter { $0 == "batch" }.count, 3)
+        XCTAssertEqual(names.last, "observer", "the observer follows the group's completions")
+        XCTAssertEqual(names.first, "batch")
+        store.close()
+        let before = results.names.count
+        store.writer.submit(StoreBatch()) { result in results.add("refused", result) }
+        XCTAssertEqual(Array(results.names.dropFirst(before)), ["refused", "observer"])
+    }
+
     func testGroupIsCappedSoLaterBatchesGetTheirOwnCommit() throws {
         let database = try Database(path: path)
         try database.migrate(StoreSchema.migrations)
