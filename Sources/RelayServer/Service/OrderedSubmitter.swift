@@ -32,8 +32,14 @@ final class OrderedSubmitter: Sendable {
         _ batch: StoreBatch, ticket: UInt64, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void
     ) {
         state.withLock { state in
-            state.parked[ticket] = (batch, completion)
-            while let (ready, done) = state.parked.removeValue(forKey: state.nextToSubmit) {
+            guard ticket == state.nextToSubmit else {
+                state.parked[ticket] = (batch, completion)
+                return
+            }
+            // Its turn (the usual case): straight to the writer, then whatever waited for it.
+            writer.submit(batch, completion: completion)
+            state.nextToSubmit += 1
+            while !state.parked.isEmpty, let (ready, done) = state.parked.removeValue(forKey: state.nextToSubmit) {
                 writer.submit(ready, completion: done)
                 state.nextToSubmit += 1
             }
