@@ -3,7 +3,7 @@
 and writes h2load's URI list: one `https://HOST:PORT/3/device/<token>` line per activity.
 
     python3 make_activities.py --base https://127.0.0.1:8443 --cafile DATA/tls-cert.pem \
-        --admin-key "$(cat DATA/admin-key)" --count 1000 --bundle com.example.bench --out uris.txt
+        --admin-key="$(cat DATA/admin-key)" --count 1000 --bundle com.example.bench --out uris.txt
 
 Uses one HTTP/1.1 keep-alive connection (Python standard library only). Exits 1 with the relay's
 answer on the first request that does not succeed.
