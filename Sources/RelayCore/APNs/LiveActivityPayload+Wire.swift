@@ -82,7 +82,7 @@ extension LiveActivityPayload {
     }
 
     /// The `aps` dictionary sorted into its ActivityKit keys and the rest, in one pass over its
-    /// members (a lookup per key would hash eleven keys for the five a push carries).
+    /// members (a lookup per key would search for eleven keys for the five a push carries).
     fileprivate struct APSReader {
         var event: JSONValue?
         var timestamp: JSONValue?

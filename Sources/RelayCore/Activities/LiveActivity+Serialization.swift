@@ -1,7 +1,7 @@
 extension LiveActivity {
     /// The bytes of `json.serialized()`, written directly: an activity is serialized on every push
-    /// (its document and its event share them), and building its 19-member dictionary (and those
-    /// of its counters and budget) to sort and write them cost more than writing them.
+    /// (its document and its event share them), and building its 19-member object (and those of
+    /// its counters and budget) to write them cost more than writing them.
     func serializedJSON() -> [UInt8] {
         var writer = JSONObjectWriter(capacity: 1024)
         // Keys in byte order, as `JSONValue.serialized()` writes them.

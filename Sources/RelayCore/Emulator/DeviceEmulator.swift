@@ -38,8 +38,8 @@ public struct DeviceEmulator: Sendable {
         init(_ target: TokenTarget) { self.target = target }
     }
 
-    /// The `extra` members of events, built once: a dictionary literal per event costs an
-    /// allocation and a hash.
+    /// The `extra` members of events, built once: an object literal per event costs an
+    /// allocation.
     enum Cause {
         static let push: JSONObject = ["cause": "push"]
         static let deferredUpdateReleased: JSONObject = ["cause": "deferredUpdateReleased"]

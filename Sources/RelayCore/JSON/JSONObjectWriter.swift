@@ -1,5 +1,5 @@
 /// Writes a JSON object member by member straight into bytes, for the few shapes written on every
-/// push (an activity, a push record): no dictionary is built, hashed or sorted.
+/// push (an activity, a push record): no `JSONValue` is built for them.
 ///
 /// The caller writes members in byte order of their keys, so the bytes equal those of
 /// `JSONValue.serialized()` on the same object; keys are plain ASCII needing no escape.

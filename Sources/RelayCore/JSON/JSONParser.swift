@@ -12,7 +12,7 @@ struct JSONParser {
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
     /// Elements and member values of the containers being parsed, innermost last. Each array is
-    /// built once at its exact size, each dictionary once with room for all of its members.
+    /// built once at its exact size, each object once from all of its members.
     private var valueStack: [JSONValue] = []
     /// Member keys of the objects being parsed, parallel to their values in `valueStack`.
     private var keyStack: [String] = []
