@@ -2,6 +2,7 @@ import Foundation
 import RelayCore
 import RelayHTTP
 import RelayServer
+import Synchronization
 import XCTest
 
 /// A subscriber that stops reading is cut off past its buffer and resumes; nobody else waits for it.
@@ -32,6 +33,9 @@ final class SlowSubscriberTests: XCTestCase {
             let before = Date()
             try relay.updateActivity(activity, count: 100, from: batch * 100 + 1, padding: 3000)
             slowestCommit = max(slowestCommit, Date().timeIntervalSince(before))
+            // The publisher keeps pace with the reading subscriber (a test thread, slower than the
+            // relay), never with the stalled one: at most two commits are on their way to it.
+            reader.waitUntilReceived((batch - 1) * 100, timeout: 10)
         }
         let publishing = Date().timeIntervalSince(started)
         let fastEvents = try reader.wait(timeout: 60)
@@ -79,16 +83,38 @@ final class StreamReader: @unchecked Sendable {  // Sendable: results are handed
     private var events: [SSEEvent] = []
     private var failure: (any Error)?
     private let done = DispatchSemaphore(value: 0)
+    private let received = Mutex(0)
 
     init(_ stream: EventStreamConnection, count: Int, timeout: Double = 60) {
         nonisolated(unsafe) let stream = stream
         Thread.detachNewThread { [self] in
+            let deadline = Date().addingTimeInterval(timeout)
             do {
-                events = try stream.collect(count, timeout: timeout)
+                reading: while events.count < count {
+                    let left = deadline.timeIntervalSinceNow
+                    guard left > 0 else { break }
+                    switch try stream.next(timeout: left) {
+                    case .events(let more):
+                        events.append(contentsOf: more)
+                        received.withLock { $0 = events.count }
+                    case .timedOut, .ended: break reading
+                    }
+                }
             } catch {
                 failure = error
             }
             done.signal()
+        }
+    }
+
+    /// Waits until at least `count` events have arrived (or `timeout` passed, or the stream ended).
+    func waitUntilReceived(_ count: Int, timeout: Double) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while received.withLock({ $0 }) < count, Date() < deadline {
+            if done.wait(timeout: .now() + 0.002) == .success {
+                done.signal()
+                return
+            }
         }
     }
 
