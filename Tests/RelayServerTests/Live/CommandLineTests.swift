@@ -25,7 +25,7 @@ final class CommandLineTests: XCTestCase {
     }
 
     /// The config file's `providerRefusalLimit` reaches the provider API: with 1, the first
-    /// refused push closes its connection with GOAWAY carrying the reason (seen by nghttp).
+    /// refused push closes its connection with GOAWAY carrying the reason (seen by Python `h2`).
     func testConfigFileRefusalLimitClosesTheConnection() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
@@ -38,17 +38,28 @@ final class CommandLineTests: XCTestCase {
             _ = try? relay.wait(timeout: 20)
         }
         let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data + "/state"])
-        let body = data + "/payload.json"
-        try #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#.write(
-            toFile: body, atomically: true, encoding: .utf8)
-        let outcome = try ChildProcess.run([
-            "nghttp", "-v", "-d", body, "-H",
-            "authorization: bearer \(token.stdout.trimmingCharacters(in: .whitespacesAndNewlines))",
-            "-H", "apns-topic: com.example.app.push-type.liveactivity", "-H", "apns-push-type: liveactivity",
-            "https://127.0.0.1:\(port)/3/device/" + String(repeating: "0f", count: 32),
-        ])
-        XCTAssertTrue(outcome.stdout.contains("recv GOAWAY frame"), outcome.stdout)
-        XCTAssertTrue(outcome.stdout.contains(#"{"reason":"BadDeviceToken"}"#), outcome.stdout)
+        let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let request = H2Request(
+            path: "/3/device/" + String(repeating: "0f", count: 32),
+            headers: [
+                ("apns-topic", "com.example.app.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
+                ("authorization", "bearer \(jwt)"),
+            ],
+            body: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#)
+        let input = data + "/input.json"
+        try JSONSerialization.data(withJSONObject: ["connections": [["requests": [request.json], "waitGoaway": 5]]])
+            .write(to: URL(fileURLWithPath: input))
+        let outcome = try ChildProcess.run(
+            [
+                "python3", Fixtures.path("provider_h2.py"), "--port", String(port), "--cafile",
+                data + "/state/tls-cert.pem", "--input", input,
+            ], timeout: 60)
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        let results = try XCTUnwrap(
+            try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
+        let result = try XCTUnwrap(results.first.map(H2Result.init))
+        XCTAssertEqual(result.answers.map(\.status), [400])
+        XCTAssertEqual(result.goaway?.data, #"{"reason":"BadDeviceToken"}"#)
     }
 
     func testBadFlagsAreOneLineAndExitStatus2() throws {
