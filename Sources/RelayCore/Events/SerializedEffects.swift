@@ -109,7 +109,7 @@ extension RelayEvent {
         for (key, value) in extra where !members.contains(where: { $0.key == key }) {
             members.append((key, .extra(value)))
         }
-        members.sort { JSONWriter.precedesInBytes($0.key, $1.key) }
+        members.sort { JSONObject.precedes($0.key, $1.key) }
         var out = JSONOutput(capacity: subject.count + 128)
         out.append(UInt8(ascii: "{"))
         for (position, member) in members.enumerated() {

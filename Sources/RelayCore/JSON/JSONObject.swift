@@ -24,8 +24,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The members of a dictionary.
     public init(_ dictionary: [String: JSONValue]) {
-        members = dictionary.map { $0 }
-        members.sort { JSONObject.precedes($0.key, $1.key) }
+        self.init(members: dictionary.map { $0 })
     }
 
     /// Members in any order; a repeated key keeps the value that comes last.

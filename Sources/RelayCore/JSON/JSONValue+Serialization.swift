@@ -55,9 +55,6 @@ enum JSONWriter {
         value.write(to: &out)
     }
 
-    /// Byte-wise (UTF-8, hence code point) order, the order `JSONObject` keeps its keys in.
-    static func precedesInBytes(_ lhs: String, _ rhs: String) -> Bool { JSONObject.precedes(lhs, rhs) }
-
     /// Writes the decimal digits of `number` directly, `Int64.min` included.
     static func writeInteger(_ number: Int64, to out: inout JSONOutput) {
         if number < 0 { out.append(UInt8(ascii: "-")) }

@@ -89,11 +89,7 @@ public struct HPACKEncoder: Sendable {
 
     /// Appends a string literal, Huffman-coded when that is strictly shorter.
     private static func encodeString(_ string: String, into buffer: inout [UInt8]) {
-        if let done: Void = string.utf8.withContiguousStorageIfAvailable({ encodeBytes($0, into: &buffer) }) {
-            return done
-        }
-        var copy = string
-        copy.withUTF8 { encodeBytes($0, into: &buffer) }
+        UTF8Bytes.with(string) { encodeBytes($0, into: &buffer) }
     }
 
     /// A string's octets, Huffman-coded when that is shorter.

@@ -101,7 +101,7 @@ struct HTTP2RequestHead: Sendable {
     /// connection-specific; TE only as "trailers".
     private static func checkRegular(name: String, value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
         guard !name.isEmpty else { throw malformed(streamID, "empty field name") }
-        let fault: StaticString? = withBytes(name) { bytes in
+        let fault: StaticString? = UTF8Bytes.with(name) { bytes in
             for byte in bytes {
                 switch byte {
                 case 0x00...0x20, 0x7f...0xff, UInt8(ascii: ":"): return "field name with a forbidden character"
@@ -127,7 +127,7 @@ struct HTTP2RequestHead: Sendable {
 
     /// A field value: no NUL, CR or LF; no leading or trailing space or tab (RFC 9113 §8.2.1).
     private static func checkValue(_ value: String, streamID: UInt32) throws(HTTP2ProtocolError) {
-        let fault: StaticString? = withBytes(value) { bytes in
+        let fault: StaticString? = UTF8Bytes.with(value) { bytes in
             guard let first = bytes.first, let last = bytes.last else { return nil }
             let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
             if blank(first) || blank(last) { return "field value with outer whitespace" }
@@ -137,14 +137,6 @@ struct HTTP2RequestHead: Sendable {
             return nil
         }
         if let fault { throw malformed(streamID, fault) }
-    }
-
-    /// Runs `body` over the UTF-8 bytes of `text` in place (a copy only for a bridged string):
-    /// walking `String.UTF8View` costs several times more per byte.
-    private static func withBytes<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = text
-        return copy.withUTF8(body)
     }
 
     /// A content-length of 1 to 18 digits.
