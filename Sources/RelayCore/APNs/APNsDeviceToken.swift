@@ -64,9 +64,15 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
         // One pass: the first non-hex byte, and whether any digit is an uppercase letter.
         let (badOffset, hasUppercase) = APNsASCII.withBytes(text) { bytes -> (Int?, Bool) in
             var upper = false
-            for (offset, byte) in bytes.enumerated() {
-                guard APNsASCII.isHexDigit(byte) else { return (offset, upper) }
-                upper = upper || APNsASCII.isUppercaseHexLetter(byte)
+            var offset = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                // A digit, else a letter a-f in either case (bit 5 set makes it lowercase).
+                if byte &- UInt8(ascii: "0") >= 10 {
+                    guard (byte | 0x20) &- UInt8(ascii: "a") < 6 else { return (offset, upper) }
+                    upper = upper || byte & 0x20 == 0
+                }
+                offset += 1
             }
             return (nil, upper)
         }

@@ -80,11 +80,18 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// The bundle ID a Live Activity push goes to, or `TopicDisallowed` when the topic lacks the
     /// `.push-type.liveactivity` suffix or carries another push type's suffix.
     public func requireLiveActivityBundleID() -> Result<String, APNsError> {
-        if let bundleID = liveActivityBundleID, !bundleID.isEmpty, Self.isValidBundleID(bundleID),
-            APNsTopic(rawValue: bundleID).pushTypeSuffix == nil
-        {
-            return .success(bundleID)
+        // One pass over the bytes for the accepted case (every check below works on ASCII, and a
+        // valid bundle ID is ASCII); refusals take the slower path that names the problem.
+        let bundleLength: Int? = APNsASCII.withBytes(rawValue) { bytes in
+            let suffix = Self.liveActivitySuffixBytes
+            guard bytes.count > suffix.count else { return nil }
+            let end = bytes.count - suffix.count
+            for offset in 0..<suffix.count where bytes[end + offset] != suffix[offset] { return nil }
+            let bundle = UnsafeBufferPointer(rebasing: bytes[0..<end])
+            guard Self.isValidBundleID(bytes: bundle), !Self.hasPushTypeSuffix(bundle) else { return nil }
+            return end
         }
+        if let bundleLength { return .success(APNsASCII.slice(rawValue, 0..<bundleLength)) }
         if let suffix = pushTypeSuffix {
             return .failure(
                 APNsError(
@@ -98,21 +105,39 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;
     /// 1 to `maxLength` bytes.
     public static func isValidBundleID(_ text: String) -> Bool {
-        let count = text.utf8.count
-        guard count > 0, count <= maxLength else { return false }
-        return APNsASCII.withBytes(text) { bytes in
-            var previousWasDot = true  // a leading dot is an empty component
-            for byte in bytes {
-                if byte == UInt8(ascii: ".") {
-                    if previousWasDot { return false }
-                    previousWasDot = true
-                } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
-                    previousWasDot = false
-                } else {
-                    return false
-                }
+        APNsASCII.withBytes(text) { isValidBundleID(bytes: $0) }
+    }
+
+    /// `isValidBundleID` on bytes.
+    static func isValidBundleID(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count > 0, bytes.count <= maxLength else { return false }
+        var previousWasDot = true  // a leading dot is an empty component
+        for byte in bytes {
+            if byte == UInt8(ascii: ".") {
+                if previousWasDot { return false }
+                previousWasDot = true
+            } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
+                previousWasDot = false
+            } else {
+                return false
             }
-            return !previousWasDot
         }
+        return !previousWasDot
+    }
+
+    /// Whether ASCII `bytes` contain `.push-type.` or end in a legacy suffix: `pushTypeSuffix != nil`
+    /// for a topic that is all ASCII.
+    private static func hasPushTypeSuffix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func matches(_ needle: [UInt8], at start: Int) -> Bool {
+            guard start >= 0, start + needle.count <= bytes.count else { return false }
+            for offset in 0..<needle.count where bytes[start + offset] != needle[offset] { return false }
+            return true
+        }
+        var start = 0
+        while start + pushTypeMarker.count <= bytes.count {
+            if bytes[start] == UInt8(ascii: "."), matches(pushTypeMarker, at: start) { return true }
+            start += 1
+        }
+        return legacySuffixBytes.contains { matches($0.1, at: bytes.count - $0.1.count) }
     }
 }

@@ -43,11 +43,11 @@ extension BroadcastPushRequest {
     ) -> Result<BroadcastPushRequest, APNsError> {
         do throws(APNsError) {
             let bundleID = try checkRoute(method: method, path: path).get()
-            if let error = authorize(headers["authorization"], bundleID) { throw error }
+            if let error = authorize(headers[APNsHeaderName.authorization], bundleID) { throw error }
             if let error = headers.checkDuplicates() { throw error }
-            let channelID = try BroadcastChannelID.parse(headers["apns-channel-id"]).get()
+            let channelID = try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get()
 
-            guard let pushTypeValue = headers["apns-push-type"] else {
+            guard let pushTypeValue = headers[APNsHeaderName.pushType] else {
                 throw APNsError(.missingPushType, "apns-push-type is required on broadcasts; send 'liveactivity'")
             }
             let pushType = APNsPushType(rawValue: pushTypeValue)
@@ -57,15 +57,15 @@ extension BroadcastPushRequest {
             }
 
             var requestID: APNsMessageID?
-            if let value = headers["apns-request-id"] {
+            if let value = headers[APNsHeaderName.requestID] {
                 requestID = try APNsMessageID.parse(value, header: "apns-request-id").get()
             }
-            if let value = headers["apns-id"] { _ = try APNsMessageID.parse(value).get() }
+            if let value = headers[APNsHeaderName.id] { _ = try APNsMessageID.parse(value).get() }
 
             var expiration: APNsExpiration?
-            if let value = headers["apns-expiration"] { expiration = try APNsExpiration.parse(value).get() }
+            if let value = headers[APNsHeaderName.expiration] { expiration = try APNsExpiration.parse(value).get() }
 
-            guard let priorityValue = headers["apns-priority"] else {
+            guard let priorityValue = headers[APNsHeaderName.priority] else {
                 throw APNsError(.badPriority, "apns-priority is required on broadcasts: 10, 5 or 1")
             }
             guard let priority = APNsPriority(header: priorityValue) else {

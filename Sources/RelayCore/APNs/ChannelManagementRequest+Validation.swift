@@ -33,19 +33,19 @@ extension ChannelManagementRequest {
     ) -> Result<ChannelManagementRequest, APNsError> {
         do throws(APNsError) {
             let (bundleID, isAllChannels) = try checkRoute(method: method, path: path).get()
-            if let error = authorize(headers["authorization"], bundleID) { throw error }
+            if let error = authorize(headers[APNsHeaderName.authorization], bundleID) { throw error }
             if let error = headers.checkDuplicates() { throw error }
             var requestID: APNsMessageID?
-            if let value = headers["apns-request-id"] {
+            if let value = headers[APNsHeaderName.requestID] {
                 requestID = try APNsMessageID.parse(value, header: "apns-request-id").get()
             }
             let operation: Operation
             switch (isAllChannels, method) {
             case (true, _): operation = .listAll
             case (false, "POST"): operation = .create(try storagePolicy(body, parseJSON: parseJSON))
-            case (false, "GET"): operation = .read(try BroadcastChannelID.parse(headers["apns-channel-id"]).get())
+            case (false, "GET"): operation = .read(try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get())
             case (false, _):  // DELETE, the only other method checkRoute lets through
-                operation = .delete(try BroadcastChannelID.parse(headers["apns-channel-id"]).get())
+                operation = .delete(try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get())
             }
             return .success(ChannelManagementRequest(bundleID: bundleID, operation: operation, requestID: requestID))
         } catch {

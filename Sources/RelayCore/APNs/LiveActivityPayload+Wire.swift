@@ -98,20 +98,26 @@ extension LiveActivityPayload {
         /// Members that are not ActivityKit keys.
         var others: JSONObject = [:]
 
+        /// The ActivityKit keys, in the order `init(members:)` switches on their positions.
+        private static let keys = ASCIIKeySet([
+            Key.event, Key.timestamp, Key.contentState, Key.staleDate, Key.dismissalDate, Key.relevanceScore,
+            Key.alert, Key.attributesType, Key.attributes, Key.inputPushToken, Key.inputPushChannel,
+        ])
+
         init(members: JSONObject) {
             for (key, value) in members {
-                switch key {
-                case Key.event: event = value
-                case Key.timestamp: timestamp = value
-                case Key.contentState: contentState = value
-                case Key.staleDate: staleDate = value
-                case Key.dismissalDate: dismissalDate = value
-                case Key.relevanceScore: relevanceScore = value
-                case Key.alert: alert = value
-                case Key.attributesType: attributesType = value
-                case Key.attributes: attributes = value
-                case Key.inputPushToken: inputPushToken = value
-                case Key.inputPushChannel: inputPushChannel = value
+                switch Self.keys.index(of: key) {
+                case 0: event = value
+                case 1: timestamp = value
+                case 2: contentState = value
+                case 3: staleDate = value
+                case 4: dismissalDate = value
+                case 5: relevanceScore = value
+                case 6: alert = value
+                case 7: attributesType = value
+                case 8: attributes = value
+                case 9: inputPushToken = value
+                case 10: inputPushChannel = value
                 default: others[key] = value
                 }
             }

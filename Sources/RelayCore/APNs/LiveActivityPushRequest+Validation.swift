@@ -49,7 +49,7 @@ extension LiveActivityPushRequest {
         case .success(let value): token = value
         case .failure(let error): return .failure(error)
         }
-        if let error = authenticate(headers["authorization"]) { return .failure(error) }
+        if let error = authenticate(headers[APNsHeaderName.authorization]) { return .failure(error) }
         let checkedHeaders: DevicePushHeaders
         switch checkHeaders(headers, authorizeBundle: authorizeBundle) {
         case .success(let value): checkedHeaders = value
@@ -79,7 +79,7 @@ extension LiveActivityPushRequest {
         if let error = headers.checkDuplicates() { return .failure(error) }
 
         var pushType: APNsPushType?
-        if let value = headers["apns-push-type"] {
+        if let value = headers[APNsHeaderName.pushType] {
             pushType = APNsPushType(rawValue: value)
             guard pushType == .liveActivity else {
                 return .failure(
@@ -90,7 +90,7 @@ extension LiveActivityPushRequest {
             }
         }
 
-        guard let topicValue = headers["apns-topic"] else {
+        guard let topicValue = headers[APNsHeaderName.topic] else {
             return .failure(
                 APNsError(.missingTopic, "apns-topic is required; send <bundleID>\(APNsTopic.liveActivitySuffix)"))
         }
@@ -106,15 +106,15 @@ extension LiveActivityPushRequest {
 
         var result = DevicePushHeaders(topic: topic, bundleID: bundleID, pushTypeHeader: pushType)
         do throws(APNsError) {
-            if let value = headers["apns-id"] { result.apnsID = try APNsMessageID.parse(value).get() }
-            if let value = headers["apns-priority"] {
+            if let value = headers[APNsHeaderName.id] { result.apnsID = try APNsMessageID.parse(value).get() }
+            if let value = headers[APNsHeaderName.priority] {
                 guard let priority = APNsPriority(header: value) else {
                     throw APNsError(.badPriority, "apns-priority \(APNsASCII.quoted(value)) is not 10, 5 or 1")
                 }
                 result.priorityHeader = priority
             }
-            if let value = headers["apns-expiration"] { result.expiration = try APNsExpiration.parse(value).get() }
-            if let value = headers["apns-collapse-id"] { result.collapseID = try APNsCollapseID.parse(value).get() }
+            if let value = headers[APNsHeaderName.expiration] { result.expiration = try APNsExpiration.parse(value).get() }
+            if let value = headers[APNsHeaderName.collapseID] { result.collapseID = try APNsCollapseID.parse(value).get() }
         } catch {
             return .failure(error)
         }

@@ -53,12 +53,12 @@ extension DeviceEmulator {
         var hints = push.hints.map(\.message)
         guard var channel = channels[channelId], channel.bundleId == push.bundleID else {
             let error = BroadcastChannel.notRegistered(push.channelID, bundleID: push.bundleID)
-            return finish(record, result: .failure(error), hints: hints, at: now)
+            return finish(consume record, result: .failure(error), hints: hints, at: now)
         }
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
             hints.append(dropped.message)
-            return finish(record, result: .success(.dropped), hints: hints, at: now)
+            return finish(consume record, result: .success(.dropped), hints: hints, at: now)
         }
         let stored = StoredBroadcast(
             event: payload.event.rawValue,
@@ -77,7 +77,7 @@ extension DeviceEmulator {
             if applyBroadcast(stored, to: &activity, priority: push.priority.rawValue, at: now) { applied += 1 }
         }
         hints.append("delivered to \(subscribers.count) subscribed activities; \(applied) showed it at once")
-        return finish(record, result: .success(.broadcast), hints: hints, at: now)
+        return finish(consume record, result: .success(.broadcast), hints: hints, at: now)
     }
 
     /// Applies a broadcast (live or stored) to one subscribed activity; true when it showed at once.

@@ -46,7 +46,7 @@ extension DeviceEmulator {
         guard let entry = tokens.index(forKey: token) else {
             result = .failure(
                 APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay"))
-            return finish(record, result: result, hints: hints, at: now)
+            return finish(consume record, result: result, hints: hints, at: now)
         }
         switch tokens.values[entry].target {
         case .activity(let id):
@@ -57,7 +57,7 @@ extension DeviceEmulator {
                 deviceId: startDeviceId, bundleId: bundleId, attributesType: attributesType, token: entry, push: push,
                 record: &record, hints: &hints, at: now)
         }
-        return finish(record, result: result, hints: hints, deviceId: deviceId, at: now)
+        return finish(consume record, result: result, hints: hints, deviceId: deviceId, at: now)
     }
 
     /// Logs a push the provider API refused before it reached a device (a malformed request, bad auth, ...).
@@ -69,7 +69,7 @@ extension DeviceEmulator {
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
             bundleId: bundleId, headers: context.headers, payload: context.payload, outcome: .rejected)
-        return finish(record, result: .failure(error), hints: [], at: now)
+        return finish(consume record, result: .failure(error), hints: [], at: now)
     }
 
     /// Completes the record, logs it and emits `push.received` (with `deviceId`, else the device of

@@ -1,0 +1,96 @@
+@testable import RelayCore
+import XCTest
+
+final class APNsHeaderFieldsTests: XCTestCase {
+    /// Every name the rules read, looked up through the one-pass index and by a plain scan, agree.
+    func testKnownNamesAreFoundAsByAScan() {
+        let fields = APNsHeaderName.allCases.enumerated().map { (name: $0.element.text, value: "v\($0.offset)") }
+        let headers = APNsHeaderFields(fields)
+        for (offset, name) in APNsHeaderName.allCases.enumerated() {
+            XCTAssertEqual(headers[name], "v\(offset)", name.text)
+            XCTAssertEqual(headers[name.text], "v\(offset)", name.text)
+        }
+        XCTAssertNil(headers.firstDuplicateName())
+    }
+
+    func testNamesThatResembleKnownOnesAreNotThem() {
+        let lookalikes = [
+            "apns-iD", "apns-ie", "apns-topix", "authorizatiom", "apns-priorit", "apns-push-typf", "apns-unique-ie",
+            "apns-expiratiom", "apns-channel-ie", "apns-request-ie", "apns-collapse-ie", "", "a",
+        ]
+        for name in lookalikes { XCTAssertNil(APNsHeaderName(name), name) }
+        let headers = APNsHeaderFields([(name: "apns-topix", value: "x"), (name: "x-custom", value: "y")])
+        XCTAssertNil(headers[APNsHeaderName.topic])
+        XCTAssertEqual(headers["apns-topix"], "x")
+        XCTAssertEqual(headers["x-custom"], "y")
+        XCTAssertNil(headers["x-other"])
+    }
+
+    func testUppercaseNamesAreLowercasedThenIndexed() {
+        let headers = APNsHeaderFields([
+            (name: "x-Custom", value: "1"), (name: "APNS-Topic", value: "com.example.app"),
+            (name: "apns-id", value: "2"),
+        ])
+        XCTAssertEqual(headers.fields.map(\.name), ["x-custom", "apns-topic", "apns-id"])
+        XCTAssertEqual(headers[APNsHeaderName.topic], "com.example.app")
+        XCTAssertEqual(headers[APNsHeaderName.id], "2")
+        XCTAssertEqual(headers["x-custom"], "1")
+    }
+
+    func testFirstValueWinsAndRepeatsAreFound() {
+        let known = APNsHeaderFields([
+            (name: "apns-topic", value: "first"), (name: "apns-id", value: "x"), (name: "apns-topic", value: "second"),
+        ])
+        XCTAssertEqual(known[APNsHeaderName.topic], "first")
+        XCTAssertEqual(known.firstDuplicateName(), "apns-topic")
+
+        let unknown = APNsHeaderFields([
+            (name: "x-a", value: "1"), (name: "apns-topic", value: "t"), (name: "x-a", value: "2"),
+        ])
+        XCTAssertEqual(unknown.firstDuplicateName(), "x-a")
+        XCTAssertEqual(unknown["x-a"], "1")
+
+        // Mixed case repeats are repeats once lowercased.
+        let mixed = APNsHeaderFields([(name: "Apns-Priority", value: "10"), (name: "apns-priority", value: "5")])
+        XCTAssertEqual(mixed.firstDuplicateName(), "apns-priority")
+        XCTAssertEqual(mixed[APNsHeaderName.priority], "10")
+    }
+
+    func testKeySetMatchesWholeNamesOnly() {
+        let keys = ASCIIKeySet(["event", "alert", "stale-date", "attributes"])
+        XCTAssertEqual(keys.index(of: "event"), 0)
+        XCTAssertEqual(keys.index(of: "alert"), 1)
+        XCTAssertEqual(keys.index(of: "stale-date"), 2)
+        XCTAssertEqual(keys.index(of: "attributes"), 3)
+        for other in ["Event", "even", "events", "", "attribute\u{301}s", "stale-dat\u{E9}"] {
+            XCTAssertNil(keys.index(of: other), other)
+        }
+    }
+
+    /// The byte fast path of `requireLiveActivityBundleID` answers as the checks it replaces.
+    func testLiveActivityBundleIDAgreesWithTheTopicRules() {
+        let suffix = APNsTopic.liveActivitySuffix
+        let topics = [
+            "com.example.app" + suffix, "a" + suffix, suffix, "." + suffix, "com..app" + suffix, "com.app." + suffix,
+            "com.app.push-type.widgets" + suffix, "com.app.voip" + suffix, "com.app.complication" + suffix,
+            "com.app.pushkit.fileprovider" + suffix, "com.app x" + suffix, "com.caf\u{E9}" + suffix, "com.example.app",
+            "com.example.app.push-type.liveactivit", "com.example.app.push-type.liveactivity.voip",
+            "com.app-2.push-typeX" + suffix,
+        ]
+        for topic in topics {
+            let value = APNsTopic(rawValue: topic)
+            let expected: String? = {
+                guard let bundle = value.liveActivityBundleID, APNsTopic.isValidBundleID(bundle),
+                    APNsTopic(rawValue: bundle).pushTypeSuffix == nil
+                else { return nil }
+                return bundle
+            }()
+            switch value.requireLiveActivityBundleID() {
+            case .success(let bundle): XCTAssertEqual(bundle, expected, topic)
+            case .failure(let error):
+                XCTAssertNil(expected, topic)
+                XCTAssertEqual(error.reason, .topicDisallowed, topic)
+            }
+        }
+    }
+}
