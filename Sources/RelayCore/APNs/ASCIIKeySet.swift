@@ -15,13 +15,16 @@ struct ASCIIKeySet: Sendable {
 
     /// The position of `text` among the names, or nil when it is none of them.
     func index(of text: String) -> Int? {
-        APNsASCII.withBytes(text) { bytes in
-            for (position, name) in names.enumerated() where name.count == bytes.count {
-                var offset = 0
-                while offset < bytes.count, bytes[offset] == name[offset] { offset += 1 }
-                if offset == bytes.count { return position }
-            }
-            return nil
+        APNsASCII.withBytes(text) { index(of: $0) }
+    }
+
+    /// The position of the name spelled by `bytes`, or nil when it is none of them.
+    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        for (position, name) in names.enumerated() where name.count == bytes.count {
+            var offset = 0
+            while offset < bytes.count, bytes[offset] == name[offset] { offset += 1 }
+            if offset == bytes.count { return position }
         }
+        return nil
     }
 }

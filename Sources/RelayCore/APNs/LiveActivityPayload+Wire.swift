@@ -2,7 +2,7 @@
 /// spelled once, in `Key`.
 extension LiveActivityPayload {
     /// Wire keys of the payload and of its `aps` dictionary.
-    private enum Key {
+    enum Key {
         static let aps = "aps"
         static let timestamp = "timestamp"
         static let event = "event"
@@ -32,7 +32,19 @@ extension LiveActivityPayload {
             let othersEmpty = top.count == (apsValue == nil ? 0 : 1)
             return .failure(LiveActivityPayloadError(path: Key.aps, othersEmpty ? "is missing" : "is missing or not an object"))
         }
-        let aps = APSReader(members: apsMembers)
+        var custom: JSONObject?
+        if top.count > 1 {
+            var others = top
+            others[Key.aps] = nil
+            custom = others
+        }
+        return payload(from: APSReader(members: apsMembers), customKeys: custom)
+    }
+
+    /// The typed payload from `aps` sorted into its keys, and the members beside `aps`.
+    static func payload(from aps: APSReader, customKeys: JSONObject?) -> Result<
+        LiveActivityPayload, LiveActivityPayloadError
+    > {
         do throws(LiveActivityPayloadError) {
             guard let event = try aps.string(aps.event, Key.event) else {
                 throw LiveActivityPayloadError(path: "aps.\(Key.event)", "is missing; send start, update or end")
@@ -51,11 +63,7 @@ extension LiveActivityPayload {
             payload.inputPushToken = try aps.flag(aps.inputPushToken, Key.inputPushToken)
             payload.inputPushChannel = try aps.string(aps.inputPushChannel, Key.inputPushChannel)
             payload.otherAPSKeys = aps.others
-            if top.count > 1 {
-                var custom = top
-                custom[Key.aps] = nil
-                payload.customKeys = custom
-            }
+            if let customKeys { payload.customKeys = customKeys }
             return .success(payload)
         } catch {
             return .failure(error)
@@ -83,7 +91,7 @@ extension LiveActivityPayload {
 
     /// The `aps` dictionary sorted into its ActivityKit keys and the rest, in one pass over its
     /// members (a lookup per key would search for eleven keys for the five a push carries).
-    fileprivate struct APSReader {
+    struct APSReader {
         var event: JSONValue?
         var timestamp: JSONValue?
         var contentState: JSONValue?
@@ -98,28 +106,39 @@ extension LiveActivityPayload {
         /// Members that are not ActivityKit keys.
         var others: JSONObject = [:]
 
-        /// The ActivityKit keys, in the order `init(members:)` switches on their positions.
-        private static let keys = ASCIIKeySet([
+        /// The ActivityKit keys, in the order `set(_:at:)` numbers them.
+        static let keys = ASCIIKeySet([
             Key.event, Key.timestamp, Key.contentState, Key.staleDate, Key.dismissalDate, Key.relevanceScore,
             Key.alert, Key.attributesType, Key.attributes, Key.inputPushToken, Key.inputPushChannel,
         ])
 
+        /// No members yet.
+        init() {}
+
         init(members: JSONObject) {
             for (key, value) in members {
-                switch Self.keys.index(of: key) {
-                case 0: event = value
-                case 1: timestamp = value
-                case 2: contentState = value
-                case 3: staleDate = value
-                case 4: dismissalDate = value
-                case 5: relevanceScore = value
-                case 6: alert = value
-                case 7: attributesType = value
-                case 8: attributes = value
-                case 9: inputPushToken = value
-                case 10: inputPushChannel = value
-                default: others[key] = value
+                if let position = Self.keys.index(of: key) {
+                    set(value, at: position)
+                } else {
+                    others[key] = value
                 }
+            }
+        }
+
+        /// Sets the ActivityKit key at `position` in `keys`.
+        mutating func set(_ value: JSONValue, at position: Int) {
+            switch position {
+            case 0: event = value
+            case 1: timestamp = value
+            case 2: contentState = value
+            case 3: staleDate = value
+            case 4: dismissalDate = value
+            case 5: relevanceScore = value
+            case 6: alert = value
+            case 7: attributesType = value
+            case 8: attributes = value
+            case 9: inputPushToken = value
+            default: inputPushChannel = value
             }
         }
 

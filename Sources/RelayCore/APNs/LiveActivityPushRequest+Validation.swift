@@ -44,6 +44,28 @@ extension LiveActivityPushRequest {
         method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, parseJSON: APNsBodyParser,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
+        validate(
+            method: method, path: path, headers: headers, authenticate: authenticate, authorizeBundle: authorizeBundle,
+            checkBody: { checkBody(body, parseJSON: parseJSON) })
+    }
+
+    /// `validate(method:path:headers:body:parseJSON:authenticate:authorizeBundle:)` with RelayCore's
+    /// own parser (`checkBody(_:)`): the same answers, for less work on the usual payload shape.
+    public static func validate(
+        method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?,
+        authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
+    ) -> Result<LiveActivityPushRequest, APNsError> {
+        validate(
+            method: method, path: path, headers: headers, authenticate: authenticate, authorizeBundle: authorizeBundle,
+            checkBody: { checkBody(body) })
+    }
+
+    /// The checks in order, with the body's checks (12–13) as `checkBody`.
+    private static func validate(
+        method: String, path: String, headers: APNsHeaderFields,
+        authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?,
+        checkBody: () -> Result<LiveActivityPayload, APNsError>
+    ) -> Result<LiveActivityPushRequest, APNsError> {
         let token: APNsDeviceToken
         switch checkRoute(method: method, path: path) {
         case .success(let value): token = value
@@ -55,7 +77,7 @@ extension LiveActivityPushRequest {
         case .success(let value): checkedHeaders = value
         case .failure(let error): return .failure(error)
         }
-        return checkBody(body, parseJSON: parseJSON).map {
+        return checkBody().map {
             LiveActivityPushRequest(deviceToken: token, headers: checkedHeaders, payload: $0)
         }
     }
@@ -126,5 +148,12 @@ extension LiveActivityPushRequest {
     public static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError>
     {
         APNsPayloadBody.decode(body, limit: maxPayloadBytes, parseJSON: parseJSON)
+    }
+
+    /// Checks 12–13 with RelayCore's own parser, reading the usual payload shape member by member
+    /// (`LiveActivityPayload.decode`). Answers exactly as `checkBody(_:parseJSON:)` with
+    /// `JSONValue(parsing:)`; a `200` means the body is one valid JSON document.
+    public static func checkBody(_ body: [UInt8]?) -> Result<LiveActivityPayload, APNsError> {
+        APNsPayloadBody.decode(body, limit: maxPayloadBytes)
     }
 }

@@ -7,14 +7,20 @@ public struct PushContext: Sendable {
     public var uniqueId: String
     /// Request headers for the log, each a string (the caller redacts `authorization`).
     public var headers: JSONObject
-    /// The payload as received (JSON, or a string when it was not JSON).
-    public var payload: JSONValue
+    /// The payload as received: its bytes when it was JSON, or a value (a string when it was not
+    /// JSON, null when there was none).
+    public var payload: PushPayload
 
-    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: JSONValue) {
+    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: PushPayload) {
         self.apnsId = apnsId
         self.uniqueId = uniqueId
         self.headers = headers
         self.payload = payload
+    }
+
+    /// A context whose payload is a value.
+    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: JSONValue) {
+        self.init(apnsId: apnsId, uniqueId: uniqueId, headers: headers, payload: .value(payload))
     }
 }
 
@@ -39,7 +45,7 @@ extension DeviceEmulator {
         let token = push.deviceToken.hex
         var record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
-            bundleId: push.bundleID, headers: context.headers, payload: context.payload, outcome: .rejected)
+            bundleId: push.bundleID, headers: context.headers, loggedPayload: context.payload, outcome: .rejected)
         var hints = push.hints.map(\.message)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
@@ -68,7 +74,7 @@ extension DeviceEmulator {
         let now = arrive(at: time)
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
-            bundleId: bundleId, headers: context.headers, payload: context.payload, outcome: .rejected)
+            bundleId: bundleId, headers: context.headers, loggedPayload: context.payload, outcome: .rejected)
         return finish(consume record, result: .failure(error), hints: [], at: now)
     }
 

@@ -27,6 +27,12 @@ struct JSONObjectWriter: ~Copyable {
         value.write(to: &out)
     }
 
+    /// A member whose value `write` appends (it must append exactly one JSON value).
+    mutating func member(_ name: StaticString, _ write: (inout JSONOutput) -> Void) {
+        key(name)
+        write(&out)
+    }
+
     mutating func member(_ name: StaticString, string value: String?) {
         key(name)
         if let value { JSONWriter.writeString(value, to: &out) } else { out.append("null") }

@@ -27,7 +27,7 @@ struct JSONParser {
         }
     }
 
-    private init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         // Room for a typical push payload's members up front, instead of growing 1, 2, 4, 8, 16.
@@ -50,7 +50,7 @@ struct JSONParser {
         return value
     }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -60,7 +60,7 @@ struct JSONParser {
     }
 
     /// Parses the value at `index`; `depth` counts the containers around it.
-    private mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard let byte = current else { throw .expected("a value", found: nil, at: index) }
         switch byte {
         case UInt8(ascii: "\""): return .string(try parseString())
@@ -80,7 +80,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func enter(depth: Int) throws(JSONParseError) {
+    mutating func enter(depth: Int) throws(JSONParseError) {
         guard depth < maxDepth else {
             throw JSONParseError(
                 kind: .tooDeep, offset: index, message: "arrays and objects nested deeper than \(maxDepth) levels")

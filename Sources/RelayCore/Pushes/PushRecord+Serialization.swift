@@ -11,7 +11,7 @@ extension PushRecord {
         writer.member("headers", .object(headers))
         writer.member("hint", string: hint)
         writer.member("outcome", string: outcome.rawValue)
-        writer.member("payload", payload)
+        writer.member("payload") { storage in loggedPayload.write(to: &storage) }
         writer.member("reason", string: reason)
         writer.member("receivedAt", number: receivedAt)
         if let responseBody { writer.member("response", responseBody) }

@@ -38,7 +38,7 @@ public struct PushRecord: Sendable, Hashable {
         var channelId: String?
         var bundleId: String?
         var headers: JSONObject
-        var payload: JSONValue
+        var payload: PushPayload
         var status: Int
         var reason: String?
         var outcome: PushOutcome
@@ -48,7 +48,7 @@ public struct PushRecord: Sendable, Hashable {
 
         init(
             apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String?, channelId: String?,
-            bundleId: String?, headers: JSONObject, payload: JSONValue, status: Int, reason: String?,
+            bundleId: String?, headers: JSONObject, payload: PushPayload, status: Int, reason: String?,
             outcome: PushOutcome, hint: String?, activityId: String?, responseBody: JSONValue?
         ) {
             self.apnsId = apnsId
@@ -116,6 +116,11 @@ public struct PushRecord: Sendable, Hashable {
     }
     /// The payload as JSON, or as a string when it was not valid JSON.
     public var payload: JSONValue {
+        get { storage.payload.value }
+        set { unique.payload = .value(newValue) }
+    }
+    /// The payload as the record keeps it (possibly the body's bytes).
+    public var loggedPayload: PushPayload {
         get { storage.payload }
         set { unique.payload = newValue }
     }
@@ -152,6 +157,20 @@ public struct PushRecord: Sendable, Hashable {
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
         responseBody: JSONValue? = nil
     ) {
+        self.init(
+            apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
+            bundleId: bundleId, headers: headers, loggedPayload: .value(payload), status: status, reason: reason,
+            outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody)
+    }
+
+    /// A record whose payload is kept as `loggedPayload` (the body's bytes, when it was JSON).
+    public init(
+        apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
+        bundleId: String? = nil, headers: JSONObject = [:], loggedPayload: PushPayload, status: Int = 200,
+        reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
+        responseBody: JSONValue? = nil
+    ) {
+        let payload = loggedPayload
         storage = Storage(
             apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
             bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason, outcome: outcome,
@@ -189,7 +208,7 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(headers), "payload": payload,
+            "headers": .object(headers), "payload": storage.payload.value,
             "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),

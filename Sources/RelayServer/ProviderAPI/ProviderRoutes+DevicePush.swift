@@ -11,13 +11,19 @@ extension ProviderRoutes {
         let http = request.request
         let headers = Self.fields(http.headers)
         var token: ProviderToken?
-        var parsed: JSONValue?
-        let validated = validateDevicePush(request, headers: headers, token: &token, parsed: &parsed)
+        let validated = validateDevicePush(request, headers: headers, token: &token)
 
         let apnsID = Self.identifier("apns-id", in: headers)
+        // An accepted body was read as one valid JSON document: the log keeps its bytes.
+        let payload: PushPayload =
+            if case .success = validated {
+                .json(http.body)
+            } else {
+                .value(ProviderRequestRecord.payload(http.body, parsed: nil, discarded: request.bodyTooLarge))
+            }
         let pushContext = PushContext(
             apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(http.headers, token: token),
-            payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
+            payload: payload)
         let tokenText = Self.deviceTokenText(path: http.path)
         let bundleID = Self.bundleID(topic: headers["apns-topic"])
         let connection = request.context
@@ -54,9 +60,9 @@ extension ProviderRoutes {
     }
 
     /// Checks 1–13 of `LiveActivityPushRequest` (see its `+Validation`), driving the stages so
-    /// that the verified token and the parsed payload are kept for the push log.
+    /// that the verified token is kept for the push log.
     private func validateDevicePush(
-        _ request: ServerRequest, headers: APNsHeaderFields, token: inout ProviderToken?, parsed: inout JSONValue?
+        _ request: ServerRequest, headers: APNsHeaderFields, token: inout ProviderToken?
     ) -> Result<LiveActivityPushRequest, APNsError> {
         let http = request.request
         do throws(APNsError) {
@@ -68,13 +74,7 @@ extension ProviderRoutes {
             }.get()
             let limit = LiveActivityPushRequest.maxPayloadBytes
             let body = Self.body(of: request, limit: limit)
-            var json: JSONValue?
-            let payloadResult = LiveActivityPushRequest.checkBody(body) { bytes in
-                let value = try JSONValue(parsing: bytes)
-                json = value
-                return value
-            }
-            parsed = json
+            let payloadResult = LiveActivityPushRequest.checkBody(body)
             let payload = try payloadResult.mapError { Self.sizeAware($0, request: request, limit: limit) }.get()
             return .success(LiveActivityPushRequest(deviceToken: deviceToken, headers: checked, payload: payload))
         } catch {

@@ -104,6 +104,44 @@ final class PushLogLiveTests: XCTestCase {
         XCTAssertEqual(try get("apnsId=\(ids[0])", key: admin, http1: true).0, 200)
     }
 
+    /// An accepted body is logged as the JSON it was (its bytes, without the whitespace between
+    /// tokens); a body that is not JSON is logged as its text.
+    func testPayloadsAreLoggedAsSent() throws {
+        let device = try provider.makeDevice()
+        let token = try XCTUnwrap(try provider.startActivity(deviceId: device.id).token)
+        let jwt = try provider.devToken()
+        let ids = ["00000000-0000-4000-8000-0000000000a1", "00000000-0000-4000-8000-0000000000a2"]
+        let pretty = """
+            {
+              "custom" : [ 1, "two words" ],
+              "aps" : {
+                "timestamp" : \(ProviderRelay.now(minus: -1)), "event" : "update",
+                "content-state" : { "z" : "a \\" b", "a" : 1.5 }
+              }
+            }
+            """
+        func push(_ body: String, id: String) -> [String: Any] {
+            H2Request(
+                path: "/3/device/\(token)",
+                headers: [("apns-topic", ProviderRelay.topic), ("authorization", "bearer \(jwt)"), ("apns-id", id)],
+                body: body
+            ).json
+        }
+        let answers = try XCTUnwrap(
+            try provider.h2([["requests": [push(pretty, id: ids[0]), push("not json {", id: ids[1])]]]).first?.answers)
+        XCTAssertEqual(answers.map(\.status), [200, 400])
+
+        let (_, log) = try get("", key: provider.data.adminKey.secret)
+        let items = try XCTUnwrap(log["items"] as? [[String: Any]])
+        let accepted = try XCTUnwrap(items.first { $0["apnsId"] as? String == ids[0] })
+        let sent = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(pretty.utf8)) as? NSDictionary)
+        XCTAssertEqual(accepted["payload"] as? NSDictionary, sent)
+        XCTAssertEqual(accepted["outcome"] as? String, "applied")
+        let refused = try XCTUnwrap(items.first { $0["apnsId"] as? String == ids[1] })
+        XCTAssertEqual(refused["payload"] as? String, "not json {")
+        XCTAssertEqual(refused["reason"] as? String, "BadRequestPayload")
+    }
+
     func testRefusals() throws {
         XCTAssertEqual(try get("", key: nil).0, 401)
         XCTAssertEqual(try get("", key: "not-a-key").1["error"] as? String, "unauthorized")

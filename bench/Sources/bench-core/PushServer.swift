@@ -50,23 +50,17 @@ struct PushServer {
     /// body parsed once; the context reuses that parse), delivery, then the effects drained.
     mutating func handle(_ push: WirePush) {
         let started = clock.now
-        var parsed: JSONValue?
         let fields = APNsHeaderFields(push.headers)
         let validated = LiveActivityPushRequest.validate(
-            method: "POST", path: push.path, headers: fields, body: push.body,
-            parseJSON: { bytes in
-                let value = try JSONValue(parsing: bytes)
-                parsed = value
-                return value
-            },
-            authenticate: { _ in nil }, authorizeBundle: { _ in nil })
+            method: "POST", path: push.path, headers: fields, body: push.body, authenticate: { _ in nil },
+            authorizeBundle: { _ in nil })
         let logged = JSONObject(
             members: fields.fields.map {
                 (key: $0.name, value: .string($0.name == "authorization" ? "(redacted)" : $0.value))
             })
         let context = PushContext(
             apnsId: fields["apns-id"] ?? ids.uuid(), uniqueId: ids.uuid(), headers: logged,
-            payload: parsed ?? .string(String(decoding: push.body, as: UTF8.self)))
+            payload: validated.isSuccess ? .json(push.body) : .value(Self.logged(push.body)))
         let validatedAt = clock.now
 
         let result: PushResult
@@ -86,6 +80,11 @@ struct PushServer {
         deliverTime += deliveredAt - validatedAt
         effectsTime += finished - deliveredAt
         tally.count(result)
+    }
+
+    /// A refused body as the server logs it: parsed when it is JSON, else its text.
+    private static func logged(_ body: [UInt8]) -> JSONValue {
+        (try? JSONValue(parsing: body)) ?? .string(String(decoding: body, as: UTF8.self))
     }
 
     /// Takes the effects, counts them, renders them if asked (timed apart) and lets them go.
@@ -116,6 +115,14 @@ struct PushServer {
         drainEffects()
         deliverTime += advancedAt - started
         effectsTime += clock.now - advancedAt
+    }
+}
+
+extension Result {
+    /// Whether this is a success.
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
     }
 }
 

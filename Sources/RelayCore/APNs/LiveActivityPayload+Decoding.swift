@@ -1,0 +1,95 @@
+/// Decoding a push body straight from its bytes, the provider API's hot path.
+extension LiveActivityPayload {
+    /// Decodes a device push or broadcast body: exactly `parse(JSONValue(parsing: body))`, with a
+    /// JSON syntax error reported as the parse error it is.
+    ///
+    /// A body in the usual shape (`{"aps": {...}, ...}` whose keys have no escapes and none
+    /// repeated) is read member by member: only the values become JSON, the two outer objects and
+    /// their keys are never built. Anything else (a syntax error, a repeated key, an escaped key,
+    /// another top-level type) goes through the general parser, so every refusal and its message
+    /// are the same as before.
+    static func decode(_ body: [UInt8]) -> Result<LiveActivityPayload, DecodeFailure> {
+        let fast = body.withUnsafeBufferPointer { decodeCommonShape($0) }
+        if let fast { return fast.mapError(DecodeFailure.payload) }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: body)
+        } catch {
+            return .failure(.json(error))
+        }
+        return parse(json).mapError(DecodeFailure.payload)
+    }
+
+    /// Why `decode` failed.
+    enum DecodeFailure: Error {
+        /// The body is not JSON.
+        case json(JSONParseError)
+        /// The body is JSON but not a Live Activity payload.
+        case payload(LiveActivityPayloadError)
+    }
+
+    /// The member-by-member reading of `decode`, or nil when the body is not in the usual shape.
+    static func decodeCommonShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
+        LiveActivityPayload, LiveActivityPayloadError
+    >? {
+        var parser = JSONParser(bytes: bytes, maxDepth: JSONValue.defaultMaxDepth)
+        var aps: APSReader?
+        var custom: [JSONObject.Element] = []
+        do throws(JSONParseError) {
+            parser.skipWhitespace()
+            guard parser.current == UInt8(ascii: "{") else { return nil }
+            try parser.enter(depth: 0)
+            var more = parser.current != UInt8(ascii: "}")
+            if !more { parser.index += 1 }
+            while more {
+                guard let key = parser.plainKey() else { return nil }
+                if isAPSKey(UnsafeBufferPointer(rebasing: bytes[key])) {
+                    guard aps == nil, parser.current == UInt8(ascii: "{") else { return nil }
+                    aps = try readAPS(&parser)
+                } else {
+                    custom.append((parser.keyString(key), try parser.parseValue(depth: 1)))
+                }
+                guard let next = parser.memberSeparator() else { return nil }
+                more = next
+            }
+            guard parser.atEndOfDocument() else { return nil }
+        } catch {
+            return nil
+        }
+        // The general path words a missing `aps` by what else is there; leave that to it.
+        guard let aps else { return nil }
+        return payload(from: aps, customKeys: custom.isEmpty ? nil : JSONObject(members: custom))
+    }
+
+    /// The `aps` object at the parser's position, its ActivityKit keys sorted out; throws on a
+    /// syntax error and answers nil for a repeated or escaped key.
+    private static func readAPS(_ parser: inout JSONParser) throws(JSONParseError) -> APSReader? {
+        var reader = APSReader()
+        var others: [JSONObject.Element] = []
+        var seen: UInt16 = 0
+        try parser.enter(depth: 1)
+        var more = parser.current != UInt8(ascii: "}")
+        if !more { parser.index += 1 }
+        while more {
+            guard let key = parser.plainKey() else { return nil }
+            let value = try parser.parseValue(depth: 2)
+            if let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key])) {
+                let bit: UInt16 = 1 << position
+                guard seen & bit == 0 else { return nil }
+                seen |= bit
+                reader.set(value, at: position)
+            } else {
+                others.append((parser.keyString(key), value))
+            }
+            guard let next = parser.memberSeparator() else { return nil }
+            more = next
+        }
+        if !others.isEmpty { reader.others = JSONObject(members: others) }
+        return reader
+    }
+
+    /// Whether the key bytes spell `aps`.
+    private static func isAPSKey(_ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        key.count == 3 && key[0] == UInt8(ascii: "a") && key[1] == UInt8(ascii: "p") && key[2] == UInt8(ascii: "s")
+    }
+}
