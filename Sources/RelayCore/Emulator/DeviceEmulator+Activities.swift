@@ -52,8 +52,8 @@ extension DeviceEmulator {
         if wantsToken {
             let token = ids.hexToken(byteCount: 40)
             activity.pushToken = token
-            tokens[token] = TokenEntry(.activity(activity.id))
             let recorded = save(activity)
+            if let position = activities.position(of: activity.id) { tokens[token] = TokenEntry(.activity(position)) }
             emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
         }
         if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {

@@ -55,9 +55,10 @@ extension DeviceEmulator {
             return finish(consume record, result: result, hints: hints, at: now)
         }
         switch tokens.values[entry].target {
-        case .activity(let id):
-            record.activityId = id
-            result = deliverToActivity(id: id, token: entry, push: push, hints: &hints, deviceId: &deviceId, at: now)
+        case .activity(let position):
+            record.activityId = activities[position: position].id
+            result = deliverToActivity(
+                at: position, token: entry, push: push, hints: &hints, deviceId: &deviceId, at: now)
         case .pushToStart(let startDeviceId, let bundleId, let attributesType):
             result = deliverStart(
                 deviceId: startDeviceId, bundleId: bundleId, attributesType: attributesType, token: entry, push: push,
@@ -108,21 +109,21 @@ extension DeviceEmulator {
         return PushResult(error: error, record: record)
     }
 
-    /// An update or end push to an activity's update token (at `token` in `tokens`). Sets
-    /// `deviceId` to the activity's device when the activity exists.
+    /// An update or end push to an activity's update token (at `token` in `tokens`), to the
+    /// activity at `position` in `activities`, which it changes in place. Sets `deviceId` to the
+    /// activity's device.
     mutating func deliverToActivity(
-        id: String, token: Dictionary<String, TokenEntry>.Index, push: LiveActivityPushRequest, hints: inout [String],
-        deviceId: inout String?, at now: UnixSeconds
+        at position: Int, token: Dictionary<String, TokenEntry>.Index, push: LiveActivityPushRequest,
+        hints: inout [String], deviceId: inout String?, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
-        guard var activity = activities[id] else {
-            return .failure(APNsError(.badDeviceToken, "the token's activity \(id) no longer exists"))
-        }
-        deviceId = activity.deviceId
-        guard activity.bundleId == push.bundleID else {
+        let id = activities[position: position].id
+        deviceId = activities[position: position].deviceId
+        let bundleId = activities[position: position].bundleId
+        guard bundleId == push.bundleID else {
             return .failure(
-                APNsError(.deviceTokenNotForTopic, "the token belongs to \(activity.bundleId), not \(push.bundleID)"))
+                APNsError(.deviceTokenNotForTopic, "the token belongs to \(bundleId), not \(push.bundleID)"))
         }
-        if let endedAt = activity.endedAt {
+        if let endedAt = activities[position: position].endedAt {
             return .failure(
                 APNsError(.unregistered, "activity \(id) ended at \(UTCDate.format(endedAt)); its token is no longer valid", timestamp: endedAt))
         }
@@ -137,17 +138,19 @@ extension DeviceEmulator {
             return .success(.ignored)
         }
         if let content = payload.contentState {
-            let differences = ContentStateShape.differences(previous: activity.contentState.objectValue ?? [:], new: content)
+            let previous = activities[position: position].contentState.objectValue ?? [:]
+            let differences = ContentStateShape.differences(previous: previous, new: content)
             if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).message) }
         }
+        let rules = rules
         if payload.event == .end {
-            let outcome = activity.end(
+            let outcome = activities[position: position].end(
                 content: payload.contentState.map(JSONValue.object),
                 dismissalPolicy: .fromPush(dismissalDate: payload.dismissalDate, at: now),
                 timestamp: payload.timestamp, rules: rules, at: now)
             switch outcome {
             case .ended:
-                recordEnd(of: activity, at: now, cause: "push")
+                recordEnd(of: activities[position: position], at: now, cause: "push")
                 return .success(.applied)
             case .ignoredStale(let last):
                 hints.append("timestamp \(Self.text(payload.timestamp)) is older than the last applied update (\(Self.text(last)))")
@@ -160,12 +163,13 @@ extension DeviceEmulator {
                 return Self.dropped(invalid: field, hints: &hints)
             }
         }
-        let settings = devices[activity.deviceId]?.settings(activity.bundleId) ?? AppSettings()
-        let outcome = activity.update(
+        let frequentPushes = deviceId.flatMap { devices[$0]?.settings(bundleId).frequentPushesEnabled } ?? false
+        let outcome = activities[position: position].update(
             payload.activityUpdate, source: .push(priority: push.priority.rawValue),
-            frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
-        let recorded = save(activity)
-        return pushOutcome(of: outcome, activity: activity, recorded: recorded, hints: &hints, at: now)
+            frequentPushesEnabled: frequentPushes, rules: rules, at: now)
+        let recorded = saveActivity(at: position)
+        return pushOutcome(
+            of: outcome, activity: activities[position: position], recorded: recorded, hints: &hints, at: now)
     }
 
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.

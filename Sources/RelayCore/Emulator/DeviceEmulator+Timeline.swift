@@ -9,13 +9,10 @@ extension DeviceEmulator {
         guard time.isFinite else { return }
         while let due = deadlines.popDue(atOrBefore: time) {
             switch due.subject {
-            case .activity(let id):
-                guard var activity = activities[id] else {
-                    deadlines.schedule(due.subject, at: nil)
-                    continue
-                }
-                let transitions = activity.advance(to: due.time, rules: rules)
-                let recorded = save(activity)
+            case .activity(let position):
+                let transitions = activities[position: position].advance(to: due.time, rules: rules)
+                let recorded = saveActivity(at: position)
+                let activity = activities[position: position]
                 for transition in transitions { emit(transition, activity: activity, recorded: recorded) }
             case .alarm(let id):
                 guard var alarm = alarms[id] else {

@@ -10,7 +10,7 @@ public struct DeviceEmulator: Sendable {
     public var rules: RelayRules
     let ids: any IdentifierGenerator
     public internal(set) var devices: [String: EmulatedDevice] = [:]
-    public internal(set) var activities: [String: LiveActivity] = [:]
+    public internal(set) var activities = ActivityTable()
     public internal(set) var alarms: [String: Alarm] = [:]
     public internal(set) var channels: [String: EmulatedChannel] = [:]
     /// Update and push-to-start tokens → what they address, with their burst limiters.
@@ -24,7 +24,8 @@ public struct DeviceEmulator: Sendable {
 
     /// What a token addresses.
     enum TokenTarget: Sendable, Hashable {
-        case activity(String)
+        /// The activity at this position in `activities`.
+        case activity(Int)
         case pushToStart(deviceId: String, bundleId: String, attributesType: String)
     }
 
@@ -49,7 +50,8 @@ public struct DeviceEmulator: Sendable {
 
     /// Something with timed transitions.
     enum TimedSubject: Sendable, Hashable {
-        case activity(String)
+        /// The activity at this position in `activities`.
+        case activity(Int)
         case alarm(String)
     }
 
@@ -88,9 +90,9 @@ public struct DeviceEmulator: Sendable {
                 }
             case .activity:
                 let activity = try LiveActivity.fromJSON(document.body)
-                emulator.activities[activity.id] = activity
-                if let token = activity.pushToken { emulator.tokens[token] = TokenEntry(.activity(activity.id)) }
-                emulator.deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
+                let position = emulator.activities.store(activity)
+                if let token = activity.pushToken { emulator.tokens[token] = TokenEntry(.activity(position)) }
+                emulator.deadlines.schedule(.activity(position), at: activity.nextDeadline)
             case .alarm:
                 let alarm: Alarm
                 do {
@@ -142,8 +144,14 @@ public struct DeviceEmulator: Sendable {
     /// document, for events about the same state to share.
     @discardableResult
     mutating func save(_ activity: LiveActivity) -> RecordedJSON {
-        activities[activity.id] = activity
-        deadlines.schedule(.activity(activity.id), at: activity.nextDeadline)
+        saveActivity(at: activities.store(activity))
+    }
+
+    /// Records the activity at `position` in `activities` (changed there in place) as `save` does.
+    @discardableResult
+    mutating func saveActivity(at position: Int) -> RecordedJSON {
+        let activity = activities[position: position]
+        deadlines.schedule(.activity(position), at: activity.nextDeadline)
         let recorded = RecordedJSON.activity(activity)
         effects.write(
             DocumentWrite(
