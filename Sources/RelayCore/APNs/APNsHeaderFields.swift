@@ -73,7 +73,11 @@ public struct APNsHeaderFields: Sendable {
         // A push carries a handful of headers: comparing pairs beats hashing every name into a set.
         if fields.count <= 16 {
             for later in 1..<fields.count {
-                for earlier in 0..<later where fields[earlier].name == fields[later].name { return fields[later].name }
+                let name = fields[later].name
+                let length = name.utf8.count
+                for earlier in 0..<later where fields[earlier].name.utf8.count == length && fields[earlier].name == name {
+                    return name
+                }
             }
             return nil
         }

@@ -49,7 +49,7 @@ extension DeviceEmulator {
         let channelId = push.channelID.rawValue
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, channelId: channelId,
-            bundleId: push.bundleID, headers: context.headers, loggedPayload: context.payload, outcome: .rejected)
+            bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
         var hints = push.hints.map(\.message)
         guard var channel = channels[channelId], channel.bundleId == push.bundleID else {
             let error = BroadcastChannel.notRegistered(push.channelID, bundleID: push.bundleID)

@@ -6,12 +6,12 @@ public struct PushContext: Sendable {
     public var apnsId: String
     public var uniqueId: String
     /// Request headers for the log, each a string (the caller redacts `authorization`).
-    public var headers: JSONObject
+    public var headers: LoggedHeaders
     /// The payload as received: its bytes when it was JSON, or a value (a string when it was not
     /// JSON, null when there was none).
     public var payload: PushPayload
 
-    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: PushPayload) {
+    public init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: PushPayload) {
         self.apnsId = apnsId
         self.uniqueId = uniqueId
         self.headers = headers
@@ -19,7 +19,7 @@ public struct PushContext: Sendable {
     }
 
     /// A context whose payload is a value.
-    public init(apnsId: String, uniqueId: String, headers: JSONObject, payload: JSONValue) {
+    public init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: JSONValue) {
         self.init(apnsId: apnsId, uniqueId: uniqueId, headers: headers, payload: .value(payload))
     }
 }
@@ -45,7 +45,7 @@ extension DeviceEmulator {
         let token = push.deviceToken.hex
         var record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
-            bundleId: push.bundleID, headers: context.headers, loggedPayload: context.payload, outcome: .rejected)
+            bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
         var hints = push.hints.map(\.message)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
@@ -75,7 +75,7 @@ extension DeviceEmulator {
         let now = arrive(at: time)
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
-            bundleId: bundleId, headers: context.headers, loggedPayload: context.payload, outcome: .rejected)
+            bundleId: bundleId, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
         return finish(consume record, result: .failure(error), hints: [], at: now)
     }
 

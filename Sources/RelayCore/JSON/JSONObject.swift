@@ -31,6 +31,14 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public init(members unordered: [Element]) {
         members = unordered
         guard members.count > 1 else { return }
+        // One pass over neighbours tells sorted and free of repeats apart from the rest: the
+        // usual case (what the relay itself writes) costs one comparison per member.
+        var ordered = true
+        for i in 1..<members.count where Self.compare(members[i - 1].key, members[i].key) >= 0 {
+            ordered = false
+            break
+        }
+        if ordered { return }
         if members.count <= 32 {
             members.withUnsafeMutableBufferPointer { Self.insertionSort($0) }
         } else {

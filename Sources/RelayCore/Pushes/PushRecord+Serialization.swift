@@ -8,7 +8,7 @@ extension PushRecord {
         writer.member("apnsId", string: apnsId)
         writer.member("bundleId", string: bundleId)
         if let channelId { writer.member("channelId", string: channelId) }
-        writer.member("headers", .object(headers))
+        writer.member("headers") { storage in loggedHeaders.write(to: &storage) }
         writer.member("hint", string: hint)
         writer.member("outcome", string: outcome.rawValue)
         writer.member("payload") { storage in loggedPayload.write(to: &storage) }

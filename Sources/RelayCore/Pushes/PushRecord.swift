@@ -37,7 +37,7 @@ public struct PushRecord: Sendable, Hashable {
         var token: String?
         var channelId: String?
         var bundleId: String?
-        var headers: JSONObject
+        var headers: LoggedHeaders
         var payload: PushPayload
         var status: Int
         var reason: String?
@@ -48,7 +48,7 @@ public struct PushRecord: Sendable, Hashable {
 
         init(
             apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String?, channelId: String?,
-            bundleId: String?, headers: JSONObject, payload: PushPayload, status: Int, reason: String?,
+            bundleId: String?, headers: LoggedHeaders, payload: PushPayload, status: Int, reason: String?,
             outcome: PushOutcome, hint: String?, activityId: String?, responseBody: JSONValue?
         ) {
             self.apnsId = apnsId
@@ -111,6 +111,11 @@ public struct PushRecord: Sendable, Hashable {
     }
     /// Request headers as sent, each a string (authorization redacted by the caller).
     public var headers: JSONObject {
+        get { storage.headers.object }
+        set { unique.headers = .object(newValue) }
+    }
+    /// The headers as the record keeps them (possibly the request's fields).
+    public var loggedHeaders: LoggedHeaders {
         get { storage.headers }
         set { unique.headers = newValue }
     }
@@ -159,18 +164,20 @@ public struct PushRecord: Sendable, Hashable {
     ) {
         self.init(
             apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
-            bundleId: bundleId, headers: headers, loggedPayload: .value(payload), status: status, reason: reason,
+            bundleId: bundleId, loggedHeaders: .object(headers), loggedPayload: .value(payload), status: status,
+            reason: reason,
             outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody)
     }
 
     /// A record whose payload is kept as `loggedPayload` (the body's bytes, when it was JSON).
     public init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
-        bundleId: String? = nil, headers: JSONObject = [:], loggedPayload: PushPayload, status: Int = 200,
+        bundleId: String? = nil, loggedHeaders: LoggedHeaders = [:], loggedPayload: PushPayload, status: Int = 200,
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
         responseBody: JSONValue? = nil
     ) {
         let payload = loggedPayload
+        let headers = loggedHeaders
         storage = Storage(
             apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
             bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason, outcome: outcome,
@@ -208,7 +215,7 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(headers), "payload": storage.payload.value,
+            "headers": .object(storage.headers.object), "payload": storage.payload.value,
             "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),

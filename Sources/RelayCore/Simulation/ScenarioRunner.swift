@@ -274,7 +274,7 @@ public struct ScenarioRunner {
         let (bytes, payload) = try payloadBytes(body, values: values, path: path)
         let context = PushContext(
             apnsId: fields.first { $0.name == "apns-id" }?.value ?? emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
-            headers: JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) }),
+            headers: .object(JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) })),
             payload: payload)
         let validated = LiveActivityPushRequest.validate(
             method: "POST", path: LiveActivityPushRequest.pathPrefix + token, headers: APNsHeaderFields(fields),
@@ -330,7 +330,7 @@ public struct ScenarioRunner {
         let (bytes, payload) = try payloadBytes(body, values: values, path: path)
         let context = PushContext(
             apnsId: emulator.ids.uuid(), uniqueId: emulator.ids.uuid(),
-            headers: JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) }),
+            headers: .object(JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) })),
             payload: payload)
         let channels = emulator.channels
         let validated = BroadcastPushRequest.validate(

@@ -13,8 +13,8 @@ enum ProviderRequestRecord {
     /// The request headers as the push log shows them. `authorization` never appears in full:
     /// a verified token shows its key, team and `iat` (enough to debug churn and expiry), any
     /// other value only that it was there. A repeated header keeps its values joined by ", ".
-    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> JSONObject {
-        var fields: [JSONObject.Element] = []
+    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> LoggedHeaders {
+        var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(headers.count)
         var repeated = false
         for field in headers {
@@ -24,20 +24,22 @@ enum ProviderRequestRecord {
             } else if value.utf8.count > maxHeaderValueBytes {
                 value = String(decoding: value.utf8.prefix(maxHeaderValueBytes), as: UTF8.self) + "…"
             }
-            repeated = repeated || fields.contains { $0.key == field.name }
-            fields.append((field.name, .string(value)))
+            // Lengths first: most names differ in length, and comparing those is nearly free.
+            let length = field.name.utf8.count
+            repeated = repeated || fields.contains { $0.name.utf8.count == length && $0.name == field.name }
+            fields.append((field.name, value))
         }
-        guard repeated else { return JSONObject(members: fields) }
+        guard repeated else { return .fields(fields) }
         // Rare: a name sent twice keeps its values joined, in order.
         var joined = JSONObject()
         for (name, value) in fields {
-            if case .string(let earlier)? = joined[name], case .string(let text) = value {
-                joined[name] = .string(earlier + ", " + text)
+            if case .string(let earlier)? = joined[name] {
+                joined[name] = .string(earlier + ", " + value)
             } else {
-                joined[name] = value
+                joined[name] = .string(value)
             }
         }
-        return joined
+        return .object(joined)
     }
 
     /// `authorization` as logged.

@@ -84,8 +84,14 @@ final class ProviderRoutesTests: XCTestCase {
         let token = ProviderToken(
             raw: "secret.jwt.value", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, signingInput: [], signature: [])
         XCTAssertEqual(
-            ProviderRequestRecord.headers(headers, token: token)["authorization"],
+            ProviderRequestRecord.headers(headers, token: token).object["authorization"],
             "bearer (redacted; kid=K iss=T iat=1700000000)")
+        // Without repeats the fields are kept as they came, and written as the same object.
+        let plain = ProviderRequestRecord.headers(
+            HTTPHeaders([("apns-topic", "t"), ("authorization", "bearer x"), ("apns-id", "i")]), token: nil)
+        guard case .fields(let fields) = plain else { return XCTFail("expected the fields, got \(plain)") }
+        XCTAssertEqual(fields.map(\.name), ["apns-topic", "authorization", "apns-id"])
+        XCTAssertEqual(plain.object, ["apns-topic": "t", "authorization": "(redacted)", "apns-id": "i"])
         XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
         XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
         XCTAssertEqual(ProviderRequestRecord.prefix("short"), "short")
