@@ -11,11 +11,6 @@ struct JSONParser {
     let maxDepth: Int
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// Elements and member values of the containers being parsed, innermost last. Each array is
-    /// built once at its exact size, each object once from all of its members.
-    private var valueStack: [JSONValue] = []
-    /// Member keys of the objects being parsed, parallel to their values in `valueStack`.
-    private var keyStack: [String] = []
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -30,10 +25,11 @@ struct JSONParser {
     init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
-        // Room for a typical push payload's members up front, instead of growing 1, 2, 4, 8, 16.
-        valueStack.reserveCapacity(16)
-        keyStack.reserveCapacity(16)
     }
+
+    /// Room reserved for a container's elements or members up front: a push's objects have a
+    /// handful, and growing an array 1, 2, 4, 8 allocates four times.
+    private static let initialCapacity = 8
 
     /// The byte at `index`, or nil at the end of input.
     var current: UInt8? { index < bytes.count ? bytes[index] : nil }
@@ -95,10 +91,10 @@ struct JSONParser {
             index += 1
             return .array([])
         }
-        let base = valueStack.count
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(Self.initialCapacity)
         while true {
-            let element = try parseValue(depth: depth + 1)
-            valueStack.append(element)
+            elements.append(try parseValue(depth: depth + 1))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -106,8 +102,6 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
-                let elements = Array(valueStack[base...])
-                valueStack.removeSubrange(base...)
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
             }
@@ -120,11 +114,11 @@ struct JSONParser {
             index += 1
             return .object(JSONObject())
         }
-        let keyBase = keyStack.count
-        let valueBase = valueStack.count
+        var members: [JSONObject.Element] = []
+        members.reserveCapacity(Self.initialCapacity)
         while true {
             guard current == UInt8(ascii: "\"") else {
-                let what = keyStack.count == keyBase ? "a string key or '}'" : "a string key after ','"
+                let what = members.isEmpty ? "a string key or '}'" : "a string key after ','"
                 throw .expected(what, found: current, at: index)
             }
             let key = try parseString()
@@ -134,9 +128,7 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            keyStack.append(key)
-            let value = try parseValue(depth: depth + 1)
-            valueStack.append(value)
+            members.append((key, try parseValue(depth: depth + 1)))
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -144,13 +136,6 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                var members: [JSONObject.Element] = []
-                members.reserveCapacity(keyStack.count - keyBase)
-                for offset in 0..<keyStack.count - keyBase {
-                    members.append((keyStack[keyBase + offset], valueStack[valueBase + offset]))
-                }
-                keyStack.removeSubrange(keyBase...)
-                valueStack.removeSubrange(valueBase...)
                 return .object(JSONObject(members: members))  // a repeated key: last wins
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
             }
