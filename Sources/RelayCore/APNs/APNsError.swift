@@ -24,11 +24,10 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The JSON body APNs sends: `{"reason": "..."}`, with `"timestamp"` in integer milliseconds
     /// since 1970 when the status is 410 and a timestamp is known.
     public var jsonBody: JSONValue {
-        var members: JSONObject = ["reason": .string(reason.rawValue)]
-        if status == 410, let timestamp {
-            members["timestamp"] = .int(Self.milliseconds(timestamp))
-        }
-        return .object(members)
+        // Members in key order already, so the object is built without sorting.
+        guard status == 410, let timestamp else { return .object(JSONObject(members: [("reason", .string(reason.rawValue))])) }
+        return .object(
+            JSONObject(members: [("reason", .string(reason.rawValue)), ("timestamp", .int(Self.milliseconds(timestamp)))]))
     }
 
     public var description: String { "\(status) \(reason.rawValue): \(message)" }

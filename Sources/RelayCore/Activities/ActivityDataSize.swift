@@ -12,7 +12,7 @@ enum ActivityDataSize {
         case .null: return 4
         case .bool(let flag): return flag ? 4 : 5
         case .int(let number): return digits(number)
-        case .double(let number): return number.isFinite ? number.description.utf8.count : 4
+        case .double(let number): return JSONWriter.doubleLength(number)
         case .string(let text): return stringBytes(text)
         case .array(let elements):
             var total = 2 + max(0, elements.count - 1)

@@ -97,9 +97,14 @@ extension DeviceEmulator {
             record.reason = failure.reason.rawValue
             record.responseBody = failure.jsonBody
         }
-        var notes = hints
-        if let error { notes.insert(error.message, at: 0) }
-        record.hint = notes.isEmpty ? nil : notes.joined(separator: "; ")
+        // The refusal's message first, then the hints; one note is kept as it is, not joined.
+        switch (error, hints.count) {
+        case (nil, 0): record.hint = nil
+        case (nil, 1): record.hint = hints[0]
+        case (let error?, 0): record.hint = error.message
+        case (let error?, _): record.hint = ([error.message] + hints).joined(separator: "; ")
+        case (nil, _): record.hint = hints.joined(separator: "; ")
+        }
         effects.append(copy record)
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
         emit(

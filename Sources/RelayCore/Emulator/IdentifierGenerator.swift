@@ -4,27 +4,39 @@
 public protocol IdentifierGenerator: AnyObject, Sendable {
     /// `count` random bytes.
     func randomBytes(_ count: Int) -> [UInt8]
+
+    /// Fills `buffer` with random bytes (by default with `randomBytes`; generators that can write
+    /// in place spare the array).
+    func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>)
 }
 
 extension IdentifierGenerator {
+    public func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        let bytes = randomBytes(buffer.count)
+        for index in buffer.indices { buffer[index] = bytes[index] }
+    }
+
     /// A random version-4 UUID in canonical lowercase form, as APNs writes `apns-id`.
     public func uuid() -> String {
-        var bytes = randomBytes(16)
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        // Built as bytes: appending Characters one by one costs more than drawing the randomness.
-        return String(unsafeUninitializedCapacity: 36) { out in
-            var position = 0
-            for (index, byte) in bytes.enumerated() {
-                if index == 4 || index == 6 || index == 8 || index == 10 {
-                    out[position] = UInt8(ascii: "-")
-                    position += 1
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+            fillRandom(bytes)
+            bytes[6] = (bytes[6] & 0x0F) | 0x40
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
+            // Built as bytes: appending Characters one by one costs more than drawing the randomness.
+            return String(unsafeUninitializedCapacity: 36) { out in
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        out[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    let byte = bytes[index]
+                    out[position] = Hex.digit(byte >> 4)
+                    out[position + 1] = Hex.digit(byte & 0x0F)
+                    position += 2
                 }
-                out[position] = Hex.digits[Int(byte >> 4)]
-                out[position + 1] = Hex.digits[Int(byte & 0x0F)]
-                position += 2
+                return position
             }
-            return position
         }
     }
 
@@ -40,21 +52,28 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
     public init(seed: UInt64) { state = seed }
 
     public func randomBytes(_ count: Int) -> [UInt8] {
-        var out = [UInt8](repeating: 0, count: max(0, count))
+        [UInt8](unsafeUninitializedCapacity: max(0, count)) { buffer, initialized in
+            fillRandom(UnsafeMutableBufferPointer(rebasing: buffer[...]))
+            initialized = buffer.count
+        }
+    }
+
+    public func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         var filled = 0
-        while filled < count {
+        while filled < buffer.count {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             z ^= z >> 31
             // Little-endian bytes of each draw, as many as are still wanted.
-            for shift in stride(from: 0, to: 64, by: 8) where filled < count {
-                out[filled] = UInt8(truncatingIfNeeded: z >> UInt64(shift))
+            var shift: UInt64 = 0
+            while shift < 64, filled < buffer.count {
+                buffer[filled] = UInt8(truncatingIfNeeded: z >> shift)
                 filled += 1
+                shift += 8
             }
         }
-        return out
     }
 }
 
@@ -62,6 +81,12 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
 public enum Hex {
     /// The digits as ASCII bytes.
     static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// The lowercase digit for `nibble` (0-15).
+    @inline(__always)
+    static func digit(_ nibble: UInt8) -> UInt8 {
+        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
 
     /// `bytes` as lowercase hex.
     public static func encode(_ bytes: [UInt8]) -> String {

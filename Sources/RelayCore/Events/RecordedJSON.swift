@@ -8,7 +8,8 @@ enum RecordedJSON: Sendable {
     case json(JSONValue)
     indirect case activity(LiveActivity)
     indirect case alarm(Alarm)
-    indirect case push(PushRecord)
+    /// A record is one reference already (copy-on-write storage), so it needs no box.
+    case push(PushRecord)
 
     /// The JSON, built now when it was deferred.
     var json: JSONValue {

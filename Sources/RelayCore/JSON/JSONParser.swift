@@ -46,6 +46,7 @@ struct JSONParser {
         return value
     }
 
+    @inline(__always)
     mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {

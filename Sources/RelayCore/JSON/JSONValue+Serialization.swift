@@ -87,6 +87,16 @@ enum JSONWriter {
         }
     }
 
+    /// How many bytes `writeDouble` writes for `number`, counted through the same stack buffer.
+    static func doubleLength(_ number: Double) -> Int {
+        guard number.isFinite else { return 4 }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
+            var sink = DigitSink(space: space)
+            number.write(to: &sink)
+            return sink.overflowed ? number.description.utf8.count : sink.count
+        }
+    }
+
     /// Collects the characters `Double.write(to:)` produces (at most 24 for any finite double).
     private struct DigitSink: TextOutputStream {
         static let capacity = 48

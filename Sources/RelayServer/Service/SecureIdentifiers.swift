@@ -33,6 +33,23 @@ public final class SecureIdentifiers: IdentifierGenerator {
         }
     }
 
+    /// Fills `buffer` from the pool, with no array in between (a push's IDs are drawn this way).
+    public func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        guard buffer.count <= Self.largestPooledDraw else {
+            let bytes = Self.draw(buffer.count)
+            for index in buffer.indices { buffer[index] = bytes[index] }
+            return
+        }
+        pool.withLock { pool in
+            if pool.bytes.count - pool.next < buffer.count {
+                pool.bytes = Self.draw(Self.poolSize)
+                pool.next = 0
+            }
+            for index in buffer.indices { buffer[index] = pool.bytes[pool.next + index] }
+            pool.next += buffer.count
+        }
+    }
+
     private static func draw(_ count: Int) -> [UInt8] {
         do {
             return try SecureRandom.bytes(count)

@@ -30,4 +30,16 @@ final class SecureIdentifiersTests: XCTestCase {
             XCTAssertNoThrow(try APNsMessageID.parse(uuid).get())
         }
     }
+
+    func testFillsInPlaceFromThePoolAndBeyond() {
+        let ids = SecureIdentifiers()
+        var seen = Set<[UInt8]>()
+        for count in [16, 16, 64, 65, 300] + Array(repeating: 33, count: 200) {
+            let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+                ids.fillRandom(buffer)
+                initialized = count
+            }
+            XCTAssertTrue(seen.insert(bytes).inserted, "\(count) bytes repeated")
+        }
+    }
 }

@@ -108,7 +108,8 @@ coreCPU -= server.renderCPU
 
 // MARK: - Report
 
-let tally = server.tally
+var tally = server.tally
+tally.summarize()
 let pushes = schedule.count
 let validate = seconds(server.validateTime)
 let deliver = seconds(server.deliverTime)
