@@ -75,6 +75,7 @@ enum JSONWriter {
             out.append("null")
             return
         }
+        if writeShortFraction(number, to: &out) { return }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
             var sink = DigitSink(space: space)
             number.write(to: &sink)
@@ -84,6 +85,71 @@ enum JSONWriter {
             } else {
                 out.append(UnsafeBufferPointer(rebasing: space[..<sink.count]))
             }
+        }
+    }
+
+    /// Writes a number with a short fraction (a clock's time to the microsecond, a score, a price)
+    /// the way Swift's shortest round-trip form does, without its general algorithm; false
+    /// (nothing written) for anything it does not handle, which `writeDouble` then formats.
+    ///
+    /// For `k` = 1 to 6 fraction digits it takes the integer `m` nearest to `number * 10^k` and
+    /// stops at the first `m / 10^k` that reads back to the same double: that is the shortest
+    /// form, and the closest of that length, which is what Swift prints. The product is below
+    /// 2^52, so its rounding error is at most a quarter: with the computed product within a
+    /// quarter of `m`, `m` is surely the nearest. Closer to a half, either neighbour might be, and
+    /// the length is skipped only when neither reads back. Only exact operations and hardware
+    /// conversions are used (no `round` or `fma` calls). Integral values, magnitudes outside
+    /// [0.001, 10^15) and anything needing more digits are left to the general path.
+    static func writeShortFraction(_ number: Double, to out: inout JSONOutput) -> Bool {
+        let magnitude = number.magnitude
+        guard magnitude >= 0.001, magnitude < 1e15 else { return false }
+        let whole = Int64(magnitude)  // truncates; signed conversions are single instructions
+        guard Double(whole) != magnitude else { return false }
+        var scale = 1.0
+        for fraction in 1...6 {
+            scale *= 10  // exact: powers of ten up to 10^22 are doubles
+            let product = magnitude * scale
+            guard product < 4_503_599_627_370_496 else { return false }  // 2^52
+            let floor = Int64(product)
+            let remainder = product - Double(floor)  // exact
+            let nearest = remainder >= 0.5 ? floor + 1 : floor
+            let distance = remainder >= 0.5 ? 1 - remainder : remainder
+            if distance > 0.25 {
+                // Near a half: either neighbour may be the nearest.
+                if Double(floor) / scale == magnitude || Double(floor + 1) / scale == magnitude { return false }
+                continue
+            }
+            if Double(nearest) / scale == magnitude {
+                writeFixed(nearest, fractionDigits: fraction, negative: number < 0, to: &out)
+                return true
+            }
+        }
+        return false
+    }
+
+    /// Writes `scaled / 10^fractionDigits` in fixed notation, e.g. 5 with 3 digits as `0.005`: the
+    /// digits go into a stack buffer from the last one, then out in one copy.
+    private static func writeFixed(_ scaled: Int64, fractionDigits: Int, negative: Bool, to out: inout JSONOutput) {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { space in
+            var index = space.count
+            var rest = scaled
+            for _ in 0..<fractionDigits {
+                index -= 1
+                space[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            }
+            index -= 1
+            space[index] = UInt8(ascii: ".")
+            repeat {
+                index -= 1
+                space[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+            } while rest > 0
+            if negative {
+                index -= 1
+                space[index] = UInt8(ascii: "-")
+            }
+            out.append(UnsafeBufferPointer(rebasing: space[index...]))
         }
     }
 

@@ -1,4 +1,4 @@
-import RelayCore
+@testable import RelayCore
 import XCTest
 
 final class JSONSerializationTests: XCTestCase {
@@ -164,5 +164,39 @@ final class JSONDoubleWritingTests: XCTestCase {
         for value in [-Double.greatestFiniteMagnitude, -Double.leastNonzeroMagnitude, 1795987131.9571087, -0.0, 0.1] {
             XCTAssertEqual(JSONValue.double(value).jsonString, value.description)
         }
+    }
+
+    /// The short-fraction path (clock times, scores, prices) writes exactly what `description`
+    /// writes: clock readings with microseconds, decimals of every length, values near the edges
+    /// of its range, and near-ties it must leave to the general path.
+    func testShortFractionsAreWrittenAsDescriptionDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        var values: [Double] = [
+            0.001, 0.0015, 0.1, 0.2, 0.3, 0.7, 2.5, 100.25, 1.0 / 3, 2.0 / 3, 1e15 - 0.5, 999_999_999_999_999.9,
+            1_750_003_456.789123, 1_750_003_456.5, 0.0009999, 123.456e-2, 9.995, 0.995, 1.005, 2.675,
+        ]
+        for _ in 0..<20_000 {
+            let digits = Int.random(in: 0...15, using: &generator)
+            let scale = (0..<digits).reduce(1.0) { product, _ in product * 10 }
+            let whole = Double(Int64.random(in: -2_000_000_000...2_000_000_000, using: &generator))
+            values.append(whole + Double(Int64.random(in: 0...Int64(scale), using: &generator)) / scale)
+            values.append(1_700_000_000 + Double.random(in: 0..<100_000_000, using: &generator))
+            values.append(Double.random(in: 0.001..<1, using: &generator))
+            values.append(Double(bitPattern: UInt64.random(in: 0x3F50_0000_0000_0000...0x4330_0000_0000_0000, using: &generator)))
+        }
+        // Clock readings to the microsecond, as the relay's system clock gives them.
+        var clockReadings: [Double] = []
+        for _ in 0..<20_000 {
+            let micros = Int64.random(in: 1_700_000_000_000_000...1_900_000_000_000_000, using: &generator)
+            clockReadings.append(Double(micros) / 1_000_000)
+        }
+        for value in values + clockReadings {
+            XCTAssertEqual(JSONValue.double(value).jsonString, value.description, "\(value.bitPattern)")
+        }
+        let fast = clockReadings.filter { value in
+            var out = JSONOutput()
+            return JSONWriter.writeShortFraction(value, to: &out)
+        }
+        XCTAssertGreaterThan(fast.count, clockReadings.count * 99 / 100, "the short path writes clock readings")
     }
 }

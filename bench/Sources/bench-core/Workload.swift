@@ -185,7 +185,8 @@ struct Workload {
         let step = Int(scheduled.step)
         let profile = Profile.of(activity: index)
         let app = Self.app(of: index)
-        let time = start + scheduled.offset
+        // To the microsecond, as the relay's system clock reads time.
+        let time = ((start + scheduled.offset) * 1_000_000).rounded() / 1_000_000
         let priority10 = rng.chance(profile.priority10Share)
 
         var aps: JSONObject = [
