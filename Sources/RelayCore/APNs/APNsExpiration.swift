@@ -26,8 +26,20 @@ public struct APNsExpiration: RawRepresentable, Sendable, Hashable, Comparable, 
 
     /// Reads a header value.
     public static func parse(_ value: String) -> Result<APNsExpiration, APNsError> {
-        let utf8 = value.utf8
-        guard !utf8.isEmpty, utf8.count <= 19, utf8.allSatisfy(APNsASCII.isDigit), let seconds = Int64(value) else {
+        // Digits read from the bytes in one pass; 19 digits past Int64.max are refused, as before.
+        let seconds: Int64? = APNsASCII.withBytes(value) { bytes in
+            guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+            var total: Int64 = 0
+            for byte in bytes {
+                guard APNsASCII.isDigit(byte) else { return nil }
+                let (scaled, overflow) = total.multipliedReportingOverflow(by: 10)
+                let (sum, carry) = scaled.addingReportingOverflow(Int64(byte &- UInt8(ascii: "0")))
+                guard !overflow, !carry else { return nil }
+                total = sum
+            }
+            return total
+        }
+        guard let seconds else {
             return .failure(
                 APNsError(
                     .badExpirationDate,

@@ -38,14 +38,15 @@ enum ActivityDataSize {
 
     /// Bytes of a quoted, escaped string.
     private static func stringBytes(_ text: String) -> Int {
-        var total = 2
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 2
-            case 0x00..<0x20: total += 6
-            default: total += 1
+        APNsASCII.withBytes(text) { bytes in
+            var total = 2 + bytes.count
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: total += 1
+                default: total += 5
+                }
             }
+            return total
         }
-        return total
     }
 }

@@ -93,4 +93,23 @@ final class APNsHeaderFieldsTests: XCTestCase {
             }
         }
     }
+
+    /// `apns-expiration` is whole Unix seconds: up to Int64.max, leading zeros allowed, nothing else.
+    func testExpirationReadsWholeSecondsOnly() {
+        let accepted: [(String, Int64)] = [
+            ("0", 0), ("1700000000", 1_700_000_000), ("0001", 1), ("9223372036854775807", .max),
+        ]
+        for (text, value) in accepted { XCTAssertEqual(try? APNsExpiration.parse(text).get().rawValue, value, text) }
+        for text in ["", "-1", "+1", "1.5", " 1", "1 ", "9223372036854775808", "99999999999999999999", "１"] {
+            XCTAssertEqual(APNsExpiration.parse(text).failureReason, .badExpirationDate, text)
+        }
+    }
+}
+
+extension Result where Failure == APNsError {
+    /// The reason of a failure, nil for a success.
+    fileprivate var failureReason: APNsReason? {
+        if case .failure(let error) = self { return error.reason }
+        return nil
+    }
 }
