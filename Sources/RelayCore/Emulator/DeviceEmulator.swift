@@ -129,7 +129,7 @@ public struct DeviceEmulator: Sendable {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                activityId: activity.id, subjectKey: "activity", source: recorded ?? .activity(activity), extra: extra))
+                activityId: activity.id, subjectKey: "activity", source: recorded ?? .activity(ActivitySnapshot(activity)), extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
@@ -152,7 +152,7 @@ public struct DeviceEmulator: Sendable {
     mutating func saveActivity(at position: Int) -> RecordedJSON {
         let activity = activities[position: position]
         deadlines.schedule(.activity(position), at: activity.nextDeadline)
-        let recorded = RecordedJSON.activity(activity)
+        let recorded = RecordedJSON.activity(ActivitySnapshot(activity))
         effects.write(
             DocumentWrite(
                 kind: .activity, id: activity.id, deviceId: activity.deviceId, bundleId: activity.bundleId,

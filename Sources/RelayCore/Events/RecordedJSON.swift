@@ -6,7 +6,7 @@
 /// else the core does with the push. Keeping the value is a copy; the JSON is the same either way.
 enum RecordedJSON: Sendable {
     case json(JSONValue)
-    indirect case activity(LiveActivity)
+    case activity(ActivitySnapshot)
     indirect case alarm(Alarm)
     /// A record is one reference already (copy-on-write storage), so it needs no box.
     case push(PushRecord)
@@ -15,9 +15,17 @@ enum RecordedJSON: Sendable {
     var json: JSONValue {
         switch self {
         case .json(let value): return value
-        case .activity(let activity): return activity.json
+        case .activity(let snapshot): return snapshot.activity.json
         case .alarm(let alarm): return alarm.json
         case .push(let record): return record.json
         }
     }
+}
+
+/// An activity as recorded at one moment: its document and the events about that state share one
+/// snapshot, so serializing a batch recognises them by identity instead of comparing activities.
+final class ActivitySnapshot: Sendable {
+    let activity: LiveActivity
+
+    init(_ activity: LiveActivity) { self.activity = activity }
 }

@@ -43,36 +43,41 @@ extension EmulatorEffects {
 /// The last serialized state of each activity, alarm and push record seen in one batch, by ID;
 /// a subject equal to it reuses its bytes.
 private struct SubjectCache {
-    private var activities = SerializedSubjects<LiveActivity>()
+    private var activities = SerializedSubjects<ActivitySnapshot>()
     private var alarms = SerializedSubjects<Alarm>()
     private var pushes = SerializedSubjects<PushRecord>()
 
     mutating func bytes(for source: RecordedJSON) -> [UInt8] {
         switch source {
         case .json(let value): return value.serialized()
-        case .activity(let activity): return activities.bytes(activity, id: activity.id) { $0.serializedJSON() }
-        case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id) { $0.json.serialized() }
+        case .activity(let snapshot):
+            return activities.bytes(snapshot, id: snapshot.activity.id, same: { $0 === $1 || $0.activity == $1.activity }) {
+                $0.activity.serializedJSON()
+            }
+        case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id, same: ==) { $0.json.serialized() }
         case .push(let record): return bytes(for: record)
         }
     }
 
     mutating func bytes(for record: PushRecord) -> [UInt8] {
-        pushes.bytes(record, id: record.uniqueId) { $0.serializedJSON() }
+        pushes.bytes(record, id: record.uniqueId, same: ==) { $0.serializedJSON() }
     }
 }
 
 /// The last serialized state of each subject of one kind, by ID. A push's batch holds one or
 /// two, which a scan finds faster than hashing a 36-character ID; past a few, an index is kept.
-private struct SerializedSubjects<Subject: Equatable> {
+private struct SerializedSubjects<Subject> {
     private var entries: [(id: String, subject: Subject, bytes: [UInt8])] = []
     private var index: [String: Int] = [:]
     private static var scanLimit: Int { 8 }
 
     /// The bytes of `subject` (whose ID is `id`): the cached ones when it equals the last state
     /// serialized under `id`, else `serialize(subject)`, remembered.
-    mutating func bytes(_ subject: Subject, id: String, serialize: (Subject) -> [UInt8]) -> [UInt8] {
+    mutating func bytes(
+        _ subject: Subject, id: String, same: (Subject, Subject) -> Bool, serialize: (Subject) -> [UInt8]
+    ) -> [UInt8] {
         let position = entries.count <= Self.scanLimit ? entries.firstIndex { $0.id == id } : index[id]
-        if let position, entries[position].subject == subject { return entries[position].bytes }
+        if let position, same(entries[position].subject, subject) { return entries[position].bytes }
         let bytes = serialize(subject)
         if let position {
             entries[position] = (id, subject, bytes)
@@ -94,6 +99,7 @@ extension RelayEvent {
     /// The bytes of `data.serialized()`, with `subject` (the subject's serialized JSON) spliced in
     /// under `subjectKey` instead of being built and serialized again.
     func serializedData(subject: [UInt8]) -> [UInt8] {
+        if let bytes = serializedDataInUsualShape(subject: subject) { return bytes }
         // The members in key order; the same precedence as `data`: the subject over everything,
         // the fixed members over `extra`.
         var members: [(key: String, piece: DataPiece)] = [
@@ -130,6 +136,54 @@ extension RelayEvent {
     }
 
     /// What one member of an event's `data` is written from.
+    /// The subject keys the emulator uses, in the order `serializedDataInUsualShape` tells them apart.
+    private static let usualSubjectKeys = ASCIIKeySet(["activity", "alarm", "push"])
+
+    /// `serializedData` for the events the emulator records (subject `activity`, `alarm` or
+    /// `push`; `extra` empty or only `cause`), written in key order without sorting anything:
+    /// `activity` < `alarm` < `at` < `cause` < `deviceId` < `push` < `seq` < `type` by bytes.
+    /// Nil for any other shape, which the general path writes.
+    private func serializedDataInUsualShape(subject: [UInt8]) -> [UInt8]? {
+        guard let subjectPosition = Self.usualSubjectKeys.index(of: subjectKey) else { return nil }
+        var cause: JSONValue?
+        switch extra.count {
+        case 0: break
+        case 1 where extra[0].key == "cause": cause = extra[0].value
+        default: return nil
+        }
+        var out = JSONOutput(capacity: subject.count + 160)
+        out.append(UInt8(ascii: "{"))
+        switch subjectPosition {
+        case 0: out.append("\"activity\":")
+        case 1: out.append("\"alarm\":")
+        default: break
+        }
+        if subjectPosition < 2 {
+            out.append(subject)
+            out.append(UInt8(ascii: ","))
+        }
+        out.append("\"at\":")
+        JSONValue.number(at).write(to: &out)
+        if let cause {
+            out.append(",\"cause\":")
+            cause.write(to: &out)
+        }
+        if let deviceId {
+            out.append(",\"deviceId\":")
+            JSONWriter.writeString(deviceId, to: &out)
+        }
+        if subjectPosition == 2 {
+            out.append(",\"push\":")
+            out.append(subject)
+        }
+        out.append(",\"seq\":")
+        JSONWriter.writeInteger(Int64(clamping: seq), to: &out)
+        out.append(",\"type\":")
+        JSONWriter.writeString(type.rawValue, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return out.bytes()
+    }
+
     private enum DataPiece {
         case subject, seq, type, at, deviceId
         case extra(JSONValue)

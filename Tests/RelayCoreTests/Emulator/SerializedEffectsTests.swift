@@ -122,6 +122,10 @@ final class SerializedEffectsTests: XCTestCase {
         let cases: [(deviceId: String?, subjectKey: String, extra: JSONObject)] = [
             (nil, "activity", [:]),
             ("d", "activity", ["reason": "ended"]),
+            // The usual shapes, written without sorting: every subject key, with and without cause.
+            ("d", "activity", ["cause": "push"]), (nil, "activity", ["cause": "app"]), ("d", "alarm", [:]),
+            (nil, "alarm", ["cause": 1]), ("d", "push", [:]), (nil, "push", ["cause": "x"]),
+            ("d", "push", ["cause": "x", "other": 1]), ("d", "activity", ["causes": "x"]), ("d", "Activity", [:]),
             (nil, "push", ["deviceId": "from-extra", "seq": 99, "zz": [1, 2], "Type": true]),
             ("d", "seq", ["at": "x", "type": "y", "deviceId": "z"]),
             ("d", "deviceId", ["é": 1, "e": 2, "dz": 3, "": .null]),
