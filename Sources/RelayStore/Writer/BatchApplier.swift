@@ -5,8 +5,9 @@
 /// lookup columns did not change is rewritten with an UPDATE of its body and state only, which
 /// leaves the `documents` indexes alone (an upsert rewrites every indexed column it sets). Push
 /// log ids are handed out here, one past the highest ever given (see `StoreSchema.lastPushIDKey`).
-/// A push whose record an event of the same batch carries is stored as a reference to it
-/// (`EmbeddedRecord`); before events are pruned, such records are copied into their rows.
+/// A document body or push record that an event of the same batch carries is stored as a
+/// reference to it (`EmbeddedRecord`); before events are pruned, such values are copied into
+/// their rows.
 ///
 /// Used only by the writer thread.
 final class BatchApplier {
@@ -33,13 +34,13 @@ final class BatchApplier {
 
     /// Applies every write of `batch`, in order.
     func apply(_ batch: StoreBatch) throws(StoreError) {
-        // The events this batch appended so far, where a later push may find its record.
+        // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
+        for case .appendEvent(let event) in batch.writes { events.append(event) }
         for write in batch.writes {
             switch write {
-            case .appendEvent(let event):
-                try append(event)
-                events.append(event)
+            case .upsertDocument(let document):
+                try upsert(document, embeddedIn: EmbeddedRecord.find(document.body, in: events))
             case .appendPush(let push):
                 try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
             default:
@@ -51,7 +52,7 @@ final class BatchApplier {
     private func apply(_ write: StoreBatch.Write) throws(StoreError) {
         switch write {
         case .upsertDocument(let document):
-            try upsert(document)
+            try upsert(document, embeddedIn: nil)
         case .deleteDocument(let kind, let id):
             try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
@@ -82,35 +83,51 @@ final class BatchApplier {
 
     // MARK: - Documents
 
-    private func upsert(_ document: StoredDocument) throws(StoreError) {
+    /// Writes `document`, with only a reference to its body when `embedded` says where an event holds it.
+    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?) throws(StoreError) {
+        let body = embedded == nil ? document.body : []
         let update = try prepared(
             &updateDocument,
-            "UPDATE documents SET state = ?3, body = ?4 WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6"
+            """
+            UPDATE documents SET state = ?3, body = ?4, event_seq = ?7, body_offset = ?8, body_length = ?9
+            WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6
+            """
         )
-        try run(update, borrowing: document.body, at: 4) { statement throws(StoreError) in
+        try run(update, borrowing: body, at: 4) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
             try statement.bind(document.id, at: 2)
             try statement.bind(document.state, at: 3)
             try statement.bind(document.deviceId, at: 5)
             try statement.bind(document.bundleId, at: 6)
+            try Self.bind(embedded, at: 7, statement)
         }
         if database.changes == 1 { return }
         // New, or its device or app changed: write every column.
         let upsert = try prepared(
             &upsertDocument,
             """
-            INSERT INTO documents (kind, id, device_id, bundle_id, state, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
-            state = excluded.state, body = excluded.body
+            state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
+            body_offset = excluded.body_offset, body_length = excluded.body_length
             """)
-        try run(upsert) { statement throws(StoreError) in
+        try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
             try statement.bind(document.id, at: 2)
             try statement.bind(document.deviceId, at: 3)
             try statement.bind(document.bundleId, at: 4)
             try statement.bind(document.state, at: 5)
-            try statement.bind(document.body, at: 6)
+            try Self.bind(embedded, at: 7, statement)
         }
+    }
+
+    /// Binds where `embedded` is (its event, offset and length) at `index` and the next two
+    /// parameters, or three NULLs for a value stored in its own row.
+    private static func bind(_ embedded: EmbeddedRecord?, at index: Int32, _ statement: Statement) throws(StoreError) {
+        try statement.bind(embedded?.seq, at: index)
+        try statement.bind(embedded.map { Int64($0.offset) }, at: index + 1)
+        try statement.bind(embedded.map { Int64($0.length) }, at: index + 2)
     }
 
     // MARK: - Logs
@@ -155,9 +172,7 @@ final class BatchApplier {
             try statement.bind(push.channelId, at: 5)
             try statement.bind(push.bundleId, at: 6)
             try statement.bind(push.receivedAt, at: 7)
-            try statement.bind(embedded?.seq, at: 9)
-            try statement.bind(embedded.map { Int64($0.offset) }, at: 10)
-            try statement.bind(embedded.map { Int64($0.length) }, at: 11)
+            try Self.bind(embedded, at: 9, statement)
         }
         // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
         lastPushID = id
@@ -221,18 +236,22 @@ final class BatchApplier {
         return try optionalInteger(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
     }
 
-    /// Deletes the events below `cutoff`, first copying the push records they carry into the
-    /// push log rows that only referred to them.
+    /// Deletes the events below `cutoff`, first copying the push records and document bodies they
+    /// carry into the rows that only referred to them.
     private func pruneEvents(below cutoff: Int64?) throws(StoreError) {
         guard let cutoff else { return }
-        let sql = """
-            UPDATE pushes SET record = coalesce(
-                    (SELECT substr(data, pushes.record_offset + 1, pushes.record_length) FROM events
-                    WHERE seq = pushes.event_seq), x''),
-                event_seq = NULL, record_offset = NULL, record_length = NULL
-            WHERE event_seq < ?1
-            """
-        try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+        for (table, value, offset, length) in [
+            ("pushes", "record", "record_offset", "record_length"), ("documents", "body", "body_offset", "body_length"),
+        ] {
+            let sql = """
+                UPDATE \(table) SET \(value) = coalesce(
+                        (SELECT substr(data, \(table).\(offset) + 1, \(table).\(length)) FROM events
+                        WHERE seq = \(table).event_seq), x''),
+                    event_seq = NULL, \(offset) = NULL, \(length) = NULL
+                WHERE event_seq < ?1
+                """
+            try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+        }
         try delete(below: cutoff, table: "events", key: "seq")
     }
 
