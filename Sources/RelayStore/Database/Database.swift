@@ -14,8 +14,15 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     private var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
 
+    /// SQLite's process-wide settings, applied once before the first connection opens: memory
+    /// statistics off (each allocation took a global mutex to count itself; nothing reads them).
+    private static let configured: Void = {
+        _ = relay_sqlite3_config_memstatus_off()
+    }()
+
     /// Opens (and by default creates) the database at `path` and applies `options`.
     public init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
+        Self.configured
         self.path = path
         self.options = options
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
