@@ -100,11 +100,18 @@ thread_ticks() { # one line per thread: TID NAME TICKS (the name has no spaces: 
         sed -E 's/^([0-9]+) \(([^)]*)\) (.*)$/\1 \2 \3/' "$stat" | awk '{print $1, $2, $14 + $15}'
     done 2>/dev/null
 }
+thread_io() { # one line per thread: TID NAME WRITE_CALLS BYTES_WRITTEN (syscw and wchar of /proc/PID/task/TID/io)
+    for task in /proc/"$1"/task/*; do
+        echo "${task##*/} $(cat "$task/comm") $(awk '/^syscw:/ { c = $2 } /^wchar:/ { b = $2 } END { print c, b }' "$task/io")"
+    done 2>/dev/null
+}
 RELAY_CPU_BEFORE=$(cpu_ticks "$RELAY_PID")
 thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
+thread_io "$RELAY_PID" > "$WORK/io-before.txt"
 RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
 RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
 thread_ticks "$RELAY_PID" > "$WORK/threads-after.txt"
+thread_io "$RELAY_PID" > "$WORK/io-after.txt"
 [ "${NGINX:-1}" = 1 ] && NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
 
 # Every push the relay answered was logged after its commit, with its status.
@@ -128,6 +135,13 @@ awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
     { used[$2] += $3 - before[$1] }
     END { line = "  by thread:"; for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us", name, used[name] / hz / n * 1e6); print line }
 ' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
+# What the store writer (the thread named after the process, with the most CPU) wrote, per push.
+WRITER=$(awk 'NR == FNR { before[$1] = $3; next } { print $3 - before[$1], $1, $2 }' \
+    "$WORK/threads-before.txt" "$WORK/threads-after.txt" | grep -v ' relay-loop-' | sort -rn | awk 'NR == 1 { print $2 }')
+awk -v n="$N" -v tid="$WRITER" '
+    NR == FNR { calls[$1] = $3; bytes[$1] = $4; next }
+    $1 == tid { printf "  store writer: %.2f write calls and %.0f bytes written per push\n", ($3 - calls[$1]) / n, ($4 - bytes[$1]) / n }
+' "$WORK/io-before.txt" "$WORK/io-after.txt"
 [ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $NGINX_RATE req/s"
 awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'

@@ -18,4 +18,10 @@ static inline int relay_sqlite3_bind_blob_transient(sqlite3_stmt *stmt, int inde
     return sqlite3_bind_blob(stmt, index, data, length, SQLITE_TRANSIENT);
 }
 
+// sqlite3_config is variadic: turns off SQLite's memory statistics, which take a global mutex on
+// every allocation. Returns SQLITE_MISUSE once SQLite is initialized (then it changes nothing).
+static inline int relay_sqlite3_config_memstatus_off(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 #endif

@@ -54,10 +54,15 @@ extension StoreReader {
     // MARK: - Pushes
 
     /// Up to `limit` push log entries matching `filter`, newest first; `before` pages further
-    /// back (only entries with an id below it).
+    /// back (only entries with an id below it). Each comes with its whole record, wherever it is kept.
     public func pushes(filter: PushFilter = .all, before: Int64? = nil, limit: Int) throws(StoreError) -> [StoredPush] {
+        // A record kept as a reference (`EmbeddedRecord`) is cut out of its event's data.
         var sql = """
-            SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record FROM pushes WHERE 1
+            SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at,
+                CASE WHEN event_seq IS NULL THEN record ELSE
+                    (SELECT substr(data, pushes.record_offset + 1, pushes.record_length) FROM events
+                    WHERE seq = pushes.event_seq) END
+            FROM pushes WHERE 1
             """
         if before != nil { sql += " AND id < ?2" }
         if filter.token != nil { sql += " AND token = ?3" }

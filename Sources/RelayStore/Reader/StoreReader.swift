@@ -49,7 +49,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     public func documents(kind: String, deviceId: String? = nil, bundleId: String? = nil) throws(StoreError)
         -> [StoredDocument]
     {
-        var sql = "SELECT kind, id, device_id, bundle_id, state, body FROM documents WHERE kind = ?1"
+        var sql = "SELECT \(Self.documentColumns) FROM documents WHERE kind = ?1"
         if deviceId != nil { sql += " AND device_id = ?2" }
         if bundleId != nil { sql += " AND bundle_id = ?3" }
         sql += " ORDER BY id"
@@ -67,7 +67,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
 
     /// The document `kind`/`id`, or nil when there is none.
     public func document(kind: String, id: String) throws(StoreError) -> StoredDocument? {
-        let sql = "SELECT kind, id, device_id, bundle_id, state, body FROM documents WHERE kind = ?1 AND id = ?2"
+        let sql = "SELECT \(Self.documentColumns) FROM documents WHERE kind = ?1 AND id = ?2"
         return try read { database throws(StoreError) in
             try database.withStatement(sql) { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
@@ -76,6 +76,13 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
             }
         }
     }
+
+    /// A document's columns, its body cut out of its event when it is kept as a reference (`EmbeddedRecord`).
+    private static let documentColumns = """
+        kind, id, device_id, bundle_id, state, CASE WHEN event_seq IS NULL THEN body ELSE
+            (SELECT substr(data, documents.body_offset + 1, documents.body_length) FROM events
+            WHERE seq = documents.event_seq) END
+        """
 
     private static func document(_ row: Statement) -> StoredDocument {
         StoredDocument(

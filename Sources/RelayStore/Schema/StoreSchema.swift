@@ -1,7 +1,10 @@
 /// The relay's tables, as a list of migrations.
 ///
 /// - `documents`: every domain object (device, app, activity, alarm, channel, ...) as one JSON
-///   document keyed by kind and id, with the columns the relay looks objects up by.
+///   document keyed by kind and id, with the columns the relay looks objects up by. Since
+///   version 3 a document whose body an event of its batch carries verbatim (an activity's
+///   `activity.updated`, say) keeps only where: `event_seq`, `body_offset`, `body_length`, with an
+///   empty `body`, which leaves several documents to a page instead of about four.
 /// - `events`: the durable event log behind the stream; `seq` is the caller's global sequence
 ///   number and only ever grows.
 /// - `pushes`: the push log, newest first by `id`. Since version 2 the writer numbers entries
@@ -11,7 +14,11 @@
 ///   random page per push, written to the WAL at every commit and again at every checkpoint
 ///   (about a tenth of a push's cost each), for lookups that scan the bounded, retained log
 ///   newest first in about a millisecond and a half per 10,000 entries; `bundle_id` matches
-///   most of the log, so a newest-first scan finds its entries at once.
+///   most of the log, so a newest-first scan finds its entries at once. Since version 3 an
+///   entry whose record is carried verbatim by an event (its `push.received`) keeps only where,
+///   `event_seq`, `record_offset` and `record_length` (bytes), with an empty `record`; entries
+///   from before, and those whose event was pruned first, keep the record itself (see
+///   `EmbeddedRecord`).
 /// - `meta`: small named values (clock state, keys, the next sequence number).
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
@@ -83,6 +90,16 @@ public enum StoreSchema {
                 DROP TABLE pushes;
                 ALTER TABLE pushes_v2 RENAME TO pushes;
                 CREATE INDEX pushes_channel ON pushes (channel_id) WHERE channel_id IS NOT NULL;
+                """),
+        Migration(
+            version: 3,
+            sql: """
+                ALTER TABLE pushes ADD COLUMN event_seq INTEGER;
+                ALTER TABLE pushes ADD COLUMN record_offset INTEGER;
+                ALTER TABLE pushes ADD COLUMN record_length INTEGER;
+                ALTER TABLE documents ADD COLUMN event_seq INTEGER;
+                ALTER TABLE documents ADD COLUMN body_offset INTEGER;
+                ALTER TABLE documents ADD COLUMN body_length INTEGER;
                 """),
     ]
 

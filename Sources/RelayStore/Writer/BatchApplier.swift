@@ -5,6 +5,9 @@
 /// lookup columns did not change is rewritten with an UPDATE of its body and state only, which
 /// leaves the `documents` indexes alone (an upsert rewrites every indexed column it sets). Push
 /// log ids are handed out here, one past the highest ever given (see `StoreSchema.lastPushIDKey`).
+/// A document body or push record that an event of the same batch carries is stored as a
+/// reference to it (`EmbeddedRecord`); before events are pruned, such values are copied into
+/// their rows.
 ///
 /// Used only by the writer thread.
 final class BatchApplier {
@@ -31,15 +34,25 @@ final class BatchApplier {
 
     /// Applies every write of `batch`, in order.
     func apply(_ batch: StoreBatch) throws(StoreError) {
+        // The batch's events, where its documents and push records may be found: they commit together.
+        var events: [StoredEvent] = []
+        for case .appendEvent(let event) in batch.writes { events.append(event) }
         for write in batch.writes {
-            try apply(write)
+            switch write {
+            case .upsertDocument(let document):
+                try upsert(document, embeddedIn: EmbeddedRecord.find(document.body, in: events))
+            case .appendPush(let push):
+                try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
+            default:
+                try apply(write)
+            }
         }
     }
 
     private func apply(_ write: StoreBatch.Write) throws(StoreError) {
         switch write {
         case .upsertDocument(let document):
-            try upsert(document)
+            try upsert(document, embeddedIn: nil)
         case .deleteDocument(let kind, let id):
             try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
@@ -48,56 +61,73 @@ final class BatchApplier {
         case .appendEvent(let event):
             try append(event)
         case .appendPush(let push):
-            try append(push)
+            try append(push, embeddedIn: nil)
         case .setMeta(let key, let value):
             try setMeta(key, value)
         case .deleteMeta(let key):
             try run("DELETE FROM meta WHERE key = ?1") { statement throws(StoreError) in try statement.bind(key, at: 1)
             }
         case .pruneEventsKeepingLast(let count):
-            try pruneKeepingLast(count, table: "events", key: "seq")
+            try pruneEvents(below: cutoffKeepingLast(count, table: "events", key: "seq"))
         case .pruneEventsBefore(let time):
-            try pruneBefore(time, table: "events", key: "seq", time: "at")
+            try pruneEvents(below: cutoffBefore(time, table: "events", key: "seq", time: "at"))
         case .prunePushesKeepingLast(let count):
-            try pruneKeepingLast(count, table: "pushes", key: "id")
+            try delete(below: cutoffKeepingLast(count, table: "pushes", key: "id"), table: "pushes", key: "id")
             try rememberLastPushID()
         case .prunePushesBefore(let time):
-            try pruneBefore(time, table: "pushes", key: "id", time: "received_at")
+            try delete(
+                below: cutoffBefore(time, table: "pushes", key: "id", time: "received_at"), table: "pushes", key: "id")
             try rememberLastPushID()
         }
     }
 
     // MARK: - Documents
 
-    private func upsert(_ document: StoredDocument) throws(StoreError) {
+    /// Writes `document`, with only a reference to its body when `embedded` says where an event holds it.
+    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?) throws(StoreError) {
+        let body = embedded == nil ? document.body : []
         let update = try prepared(
             &updateDocument,
-            "UPDATE documents SET state = ?3, body = ?4 WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6"
+            """
+            UPDATE documents SET state = ?3, body = ?4, event_seq = ?7, body_offset = ?8, body_length = ?9
+            WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6
+            """
         )
-        try run(update, borrowing: document.body, at: 4) { statement throws(StoreError) in
+        try run(update, borrowing: body, at: 4) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
             try statement.bind(document.id, at: 2)
             try statement.bind(document.state, at: 3)
             try statement.bind(document.deviceId, at: 5)
             try statement.bind(document.bundleId, at: 6)
+            try Self.bind(embedded, at: 7, statement)
         }
         if database.changes == 1 { return }
         // New, or its device or app changed: write every column.
         let upsert = try prepared(
             &upsertDocument,
             """
-            INSERT INTO documents (kind, id, device_id, bundle_id, state, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
-            state = excluded.state, body = excluded.body
+            state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
+            body_offset = excluded.body_offset, body_length = excluded.body_length
             """)
-        try run(upsert) { statement throws(StoreError) in
+        try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
             try statement.bind(document.id, at: 2)
             try statement.bind(document.deviceId, at: 3)
             try statement.bind(document.bundleId, at: 4)
             try statement.bind(document.state, at: 5)
-            try statement.bind(document.body, at: 6)
+            try Self.bind(embedded, at: 7, statement)
         }
+    }
+
+    /// Binds where `embedded` is (its event, offset and length) at `index` and the next two
+    /// parameters, or three NULLs for a value stored in its own row.
+    private static func bind(_ embedded: EmbeddedRecord?, at index: Int32, _ statement: Statement) throws(StoreError) {
+        try statement.bind(embedded?.seq, at: index)
+        try statement.bind(embedded.map { Int64($0.offset) }, at: index + 1)
+        try statement.bind(embedded.map { Int64($0.length) }, at: index + 2)
     }
 
     // MARK: - Logs
@@ -124,15 +154,17 @@ final class BatchApplier {
         }
     }
 
-    private func append(_ push: PushLogEntry) throws(StoreError) {
+    /// Appends `push`, with only a reference to its record when `embedded` says where an event holds it.
+    private func append(_ push: PushLogEntry, embeddedIn embedded: EmbeddedRecord?) throws(StoreError) {
         let id = try currentLastPushID() + 1
         let statement = try prepared(
             &appendPush,
             """
-            INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record,
+                event_seq, record_offset, record_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
             """)
-        try run(statement, borrowing: push.record, at: 8) { statement throws(StoreError) in
+        try run(statement, borrowing: embedded == nil ? push.record : [], at: 8) { statement throws(StoreError) in
             try statement.bind(id, at: 1)
             try statement.bind(push.apnsId, at: 2)
             try statement.bind(push.uniqueId, at: 3)
@@ -140,6 +172,7 @@ final class BatchApplier {
             try statement.bind(push.channelId, at: 5)
             try statement.bind(push.bundleId, at: 6)
             try statement.bind(push.receivedAt, at: 7)
+            try Self.bind(embedded, at: 9, statement)
         }
         // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
         lastPushID = id
@@ -179,24 +212,65 @@ final class BatchApplier {
         }
     }
 
-    /// Deletes a prefix of `table` (by `key` order) so that at most `count` rows remain.
-    private func pruneKeepingLast(_ count: Int, table: String, key: String) throws(StoreError) {
-        guard count > 0 else { return try database.execute("DELETE FROM \(table)") }
+    /// The `key` below which rows of `table` go so that at most `count` remain; nil when none go.
+    private func cutoffKeepingLast(_ count: Int, table: String, key: String) throws(StoreError) -> Int64? {
         let sql =
-            "DELETE FROM \(table) WHERE \(key) < (SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1)"
-        try run(sql) { statement throws(StoreError) in try statement.bind(Int64(count - 1), at: 1) }
+            count > 0
+            ? "SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1"
+            : "SELECT max(\(key)) + 1 FROM \(table)"
+        return try optionalInteger(sql) { statement throws(StoreError) in
+            if count > 0 { try statement.bind(Int64(count - 1), at: 1) }
+        }
     }
 
-    /// Deletes a prefix of `table` (by `key` order) up to the first row whose `time` is at or
-    /// after `cutoff`. Deleting a prefix (rather than every old row) keeps the log contiguous:
-    /// everything after the oldest kept row is still there, which stream resumption relies on.
-    private func pruneBefore(_ cutoff: Double, table: String, key: String, time: String) throws(StoreError) {
+    /// The `key` below which rows of `table` go: that of the first row whose `time` is at or after
+    /// `cutoff`, or past the last row; nil for an empty table. Deleting a prefix (rather than
+    /// every old row) keeps the log contiguous: everything after the oldest kept row is still
+    /// there, which stream resumption relies on.
+    private func cutoffBefore(_ cutoff: Double, table: String, key: String, time: String) throws(StoreError) -> Int64? {
         let sql = """
-            DELETE FROM \(table) WHERE \(key) < coalesce(
+            SELECT coalesce(
                 (SELECT \(key) FROM \(table) WHERE \(time) >= ?1 ORDER BY \(key) LIMIT 1),
                 (SELECT max(\(key)) + 1 FROM \(table)))
             """
-        try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+        return try optionalInteger(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+    }
+
+    /// Deletes the events below `cutoff`, first copying the push records and document bodies they
+    /// carry into the rows that only referred to them.
+    private func pruneEvents(below cutoff: Int64?) throws(StoreError) {
+        guard let cutoff else { return }
+        for (table, value, offset, length) in [
+            ("pushes", "record", "record_offset", "record_length"), ("documents", "body", "body_offset", "body_length"),
+        ] {
+            let sql = """
+                UPDATE \(table) SET \(value) = coalesce(
+                        (SELECT substr(data, \(table).\(offset) + 1, \(table).\(length)) FROM events
+                        WHERE seq = \(table).event_seq), x''),
+                    event_seq = NULL, \(offset) = NULL, \(length) = NULL
+                WHERE event_seq < ?1
+                """
+            try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+        }
+        try delete(below: cutoff, table: "events", key: "seq")
+    }
+
+    /// Deletes the rows of `table` whose `key` is below `cutoff` (none when it is nil).
+    private func delete(below cutoff: Int64?, table: String, key: String) throws(StoreError) {
+        guard let cutoff else { return }
+        try run("DELETE FROM \(table) WHERE \(key) < ?1") { statement throws(StoreError) in
+            try statement.bind(cutoff, at: 1)
+        }
+    }
+
+    /// The single integer `sql` answers, nil when it answers no row or NULL.
+    private func optionalInteger(_ sql: String, bind: (Statement) throws(StoreError) -> Void) throws(StoreError)
+        -> Int64?
+    {
+        try database.withStatement(sql) { statement throws(StoreError) -> Int64? in
+            try bind(statement)
+            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+        }
     }
 
     // MARK: - Statements

@@ -20,6 +20,29 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(try pragma(database, "foreign_keys"), "1")
     }
 
+    func testNewFileGets8KiBPagesAndAnOlderFileKeepsItsOwn() throws {
+        let fresh = try Database(path: directory.file("a.db"))
+        try fresh.migrate(StoreSchema.migrations)
+        XCTAssertEqual(try pragma(fresh, "page_size"), "8192")
+        XCTAssertEqual(try pragma(fresh, "wal_autocheckpoint"), "4096")
+        XCTAssertEqual(try pragma(fresh, "secure_delete"), "2")
+        // A file made with 4 KiB pages (as before 8 KiB became the default) stays as it is.
+        let path = directory.file("old.db")
+        do {
+            let old = try Database(path: path)
+            try old.execute("CREATE TABLE t (a); INSERT INTO t VALUES (1)")
+            // Only a rollback-journal file can change its page size, with VACUUM.
+            try old.execute("PRAGMA journal_mode = DELETE; PRAGMA page_size = 4096; VACUUM; PRAGMA journal_mode = WAL")
+            XCTAssertEqual(try pragma(old, "page_size"), "4096")
+        }
+        let reopened = try Database(path: path)
+        XCTAssertEqual(try pragma(reopened, "page_size"), "4096")
+        XCTAssertEqual(try pragma(reopened, "wal_autocheckpoint"), "8192")
+        XCTAssertEqual(try reopened.withStatement("SELECT a FROM t") { statement throws(StoreError) in
+            try statement.step() ? statement.int64(0) : 0
+        }, 1)
+    }
+
     func testNormalSynchronousIsConfigurable() throws {
         let database = try Database(path: directory.file("a.db"), options: DatabaseOptions(synchronous: .normal))
         XCTAssertEqual(try pragma(database, "synchronous"), "1")
