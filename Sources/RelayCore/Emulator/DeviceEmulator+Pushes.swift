@@ -168,7 +168,9 @@ extension DeviceEmulator {
                 return Self.dropped(invalid: field, hints: &hints)
             }
         }
-        let frequentPushes = deviceId.flatMap { devices[$0]?.settings(bundleId).frequentPushesEnabled } ?? false
+        // The activity's budget follows its app's setting (`updateAppSettings` resizes running
+        // activities), so the push needs no lookup of the device.
+        let frequentPushes = activities[position: position].updateBudget.frequentPushesEnabled
         let outcome = activities[position: position].update(
             payload.activityUpdate, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: frequentPushes, rules: rules, at: now)

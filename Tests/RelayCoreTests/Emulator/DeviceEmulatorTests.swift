@@ -41,6 +41,30 @@ final class DeviceEmulatorTests: XCTestCase {
         return try emulator.startActivity(body: body, at: start)
     }
 
+    /// Pushes draw on the budget the app's setting gives: 10 an hour, then 60 once frequent
+    /// pushes are turned on (the running activity's budget is resized), and 10 again when off.
+    func testPushesFollowTheFrequentPushesSetting() throws {
+        var rules = RelayRules.defaults
+        rules.tokenBurst = BucketRule(capacity: 1000, refillInterval: 1)  // only the update budget limits here
+        var emulator = DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: 7), now: start)
+        let device = emulator.createDevice(keyHash: "h", at: start)
+        let token = try XCTUnwrap(try startActivity(&emulator, device: device.id).pushToken)
+        func outcomes(_ count: Int, from first: Int, at time: UnixSeconds) throws -> [PushOutcome] {
+            try (first..<first + count).map { step in
+                let update: JSONValue = ["event": "update", "timestamp": .number(time), "content-state": ["n": .int(Int64(step))]]
+                return emulator.deliver(try XCTUnwrap(push(token, update)), context: context(), at: time).record.outcome
+            }
+        }
+        XCTAssertEqual(try outcomes(11, from: 0, at: start + 1).filter { $0 == .applied }.count, 10)
+        _ = try emulator.updateAppSettings(
+            deviceId: device.id, bundleId: bundle, body: ["frequentPushesEnabled": true], at: start + 2)
+        // 60 in the hour: 10 before, the update held then (released at once when the budget grew), 49 now.
+        XCTAssertEqual(try outcomes(60, from: 100, at: start + 3).filter { $0 == .applied }.count, 49)
+        _ = try emulator.updateAppSettings(
+            deviceId: device.id, bundleId: bundle, body: ["frequentPushesEnabled": false], at: start + 4)
+        XCTAssertEqual(try outcomes(5, from: 200, at: start + 5).filter { $0 == .applied }.count, 0, "over 10 again")
+    }
+
     func testUnknownTokenAndOtherAppsTokenAreRefusedAsAPNsWould() throws {
         var emulator = emulator()
         let device = emulator.createDevice(keyHash: "h", at: start)
