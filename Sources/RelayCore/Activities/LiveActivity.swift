@@ -6,16 +6,20 @@
 /// in order and each with its own time, however far the clock jumps. `nextDeadline` tells the shell
 /// when to call `advance` next. The store keeps activities as `json` (see `LiveActivity+JSON.swift`).
 public struct LiveActivity: Sendable, Hashable {
+    /// What never changes after the start, in one shared box: a copy of an activity (for its
+    /// document and events) then retains one object for these instead of one per string.
+    private let identity: Identity
+
     /// The relay's ID for the activity.
-    public let id: String
+    public var id: String { identity.id }
     /// The emulated device it runs on.
-    public let deviceId: String
+    public var deviceId: String { identity.deviceId }
     /// The app's bundle ID.
-    public let bundleId: String
+    public var bundleId: String { identity.bundleId }
     /// The name of the app's `ActivityAttributes` type.
-    public let attributesType: String
+    public var attributesType: String { identity.attributesType }
     /// The static attributes.
-    public let attributes: JSONValue
+    public var attributes: JSONValue { identity.attributes }
     /// The current content state.
     public internal(set) var contentState: JSONValue
     /// Where it is in its life.
@@ -27,12 +31,12 @@ public struct LiveActivity: Sendable, Hashable {
     /// The update push token, or nil (none asked for, or not issued yet). The shell rotates it.
     public var pushToken: String?
     /// The broadcast channel it listens to, or nil.
-    public let channelId: String?
+    public var channelId: String? { identity.channelId }
     /// When it started.
-    public let startedAt: UnixSeconds
+    public var startedAt: UnixSeconds { identity.startedAt }
     /// When the system ends it if nothing ends it first: `startedAt + activeLifetime` under the rules it
     /// started with (kept, so a later config change does not shorten running activities).
-    public let systemEndAt: UnixSeconds
+    public var systemEndAt: UnixSeconds { identity.systemEndAt }
     /// When it ended, or nil while running.
     public internal(set) var endedAt: UnixSeconds?
     /// When it leaves (or left) the Lock Screen, or nil while running.
@@ -46,7 +50,54 @@ public struct LiveActivity: Sendable, Hashable {
     /// What happened to its updates so far.
     public internal(set) var counters: ActivityCounters
     /// Compact JSON bytes of `attributes`, kept so each update measures only its content state.
-    let attributesBytes: Int
+    var attributesBytes: Int { identity.attributesBytes }
+
+    /// The parts fixed at the start.
+    private final class Identity: Sendable, Hashable {
+        let id: String
+        let deviceId: String
+        let bundleId: String
+        let attributesType: String
+        let attributes: JSONValue
+        let channelId: String?
+        let startedAt: UnixSeconds
+        let systemEndAt: UnixSeconds
+        let attributesBytes: Int
+
+        init(
+            id: String, deviceId: String, bundleId: String, attributesType: String, attributes: JSONValue,
+            channelId: String?, startedAt: UnixSeconds, systemEndAt: UnixSeconds
+        ) {
+            self.id = id
+            self.deviceId = deviceId
+            self.bundleId = bundleId
+            self.attributesType = attributesType
+            self.attributes = attributes
+            self.channelId = channelId
+            self.startedAt = startedAt
+            self.systemEndAt = systemEndAt
+            self.attributesBytes = ActivityDataSize.bytes(of: attributes)
+        }
+
+        static func == (lhs: Identity, rhs: Identity) -> Bool {
+            lhs === rhs
+                || (lhs.id == rhs.id && lhs.deviceId == rhs.deviceId && lhs.bundleId == rhs.bundleId
+                    && lhs.attributesType == rhs.attributesType && lhs.attributes == rhs.attributes
+                    && lhs.channelId == rhs.channelId && lhs.startedAt == rhs.startedAt
+                    && lhs.systemEndAt == rhs.systemEndAt)
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(id)
+            hasher.combine(deviceId)
+            hasher.combine(bundleId)
+            hasher.combine(attributesType)
+            hasher.combine(attributes)
+            hasher.combine(channelId)
+            hasher.combine(startedAt)
+            hasher.combine(systemEndAt)
+        }
+    }
 
     /// Every stored part; used by `start` and by `fromJSON`.
     init(
@@ -56,26 +107,20 @@ public struct LiveActivity: Sendable, Hashable {
         dismissAt: UnixSeconds?, lastTimestamp: UnixSeconds, updateBudget: UpdateBudget, pendingUpdate: PendingUpdate?,
         counters: ActivityCounters
     ) {
-        self.id = id
-        self.deviceId = deviceId
-        self.bundleId = bundleId
-        self.attributesType = attributesType
-        self.attributes = attributes
+        identity = Identity(
+            id: id, deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, attributes: attributes,
+            channelId: channelId, startedAt: startedAt, systemEndAt: systemEndAt)
         self.contentState = contentState
         self.state = state
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
         self.pushToken = pushToken
-        self.channelId = channelId
-        self.startedAt = startedAt
-        self.systemEndAt = systemEndAt
         self.endedAt = endedAt
         self.dismissAt = dismissAt
         self.lastTimestamp = lastTimestamp
         self.updateBudget = updateBudget
         self.pendingUpdate = pendingUpdate
         self.counters = counters
-        self.attributesBytes = ActivityDataSize.bytes(of: attributes)
     }
 
     /// Starts an activity at `now`, from the app (`Activity.request`) or a push-to-start.
