@@ -70,8 +70,12 @@ public enum ContentStateShape {
     /// down to the same depth.
     private static func sameShape(_ previous: JSONObject, _ new: JSONObject, depth: Int) -> Bool {
         guard previous.count == new.count else { return false }
-        for (key, value) in new {
-            guard let old = previous[key], sameShape(old, value, depth: depth + 1) else { return false }
+        // Both are sorted by key with no repeats, so the same keys stand in the same places: one
+        // comparison per member instead of a search of `previous` for each.
+        for index in 0..<new.count {
+            let (key, value) = new[index]
+            let (oldKey, old) = previous[index]
+            guard JSONObject.compare(key, oldKey) == 0, sameShape(old, value, depth: depth + 1) else { return false }
         }
         return true
     }

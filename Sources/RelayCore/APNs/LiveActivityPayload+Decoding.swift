@@ -1,6 +1,6 @@
 /// Decoding a push body straight from its bytes, the provider API's hot path.
 extension LiveActivityPayload {
-    /// Decodes a device push or broadcast body: exactly `parse(JSONValue(parsing: body))`, with a
+    /// Decodes a device push body: exactly `parse(JSONValue(parsing: body))`, with a
     /// JSON syntax error reported as the parse error it is.
     ///
     /// A body in the usual shape (`{"aps": {...}, ...}` whose keys have no escapes and none

@@ -22,6 +22,19 @@ final class ContentStateShapeTests: XCTestCase {
             ])
     }
 
+    /// Keys are told apart by their bytes, as JSON does: the same keys in another order are the same
+    /// shape, a canonically equivalent spelling is another key, and so is a key of the same count.
+    func testKeysCompareByBytes() {
+        XCTAssertEqual(
+            ContentStateShape.differences(
+                previous: JSONObject(members: [("b", 1), ("a", "x")]), new: JSONObject(members: [("a", "y"), ("b", 2)])),
+            [])
+        XCTAssertFalse(ContentStateShape.differences(previous: ["caf\u{E9}": 1], new: ["cafe\u{301}": 1]).isEmpty)
+        XCTAssertEqual(
+            ContentStateShape.differences(previous: ["a": 1, "b": 2], new: ["a": 1, "c": 2]),
+            ["b: missing (was number)", "c: new key (number)"])
+    }
+
     func testNullIsItsOwnType() {
         XCTAssertEqual(
             ContentStateShape.differences(previous: ["note": "x"], new: ["note": nil]), ["note: was string, now null"])
