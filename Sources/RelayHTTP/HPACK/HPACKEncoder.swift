@@ -62,14 +62,17 @@ public struct HPACKEncoder: Sendable {
     // MARK: - Representations
 
     private mutating func encode(_ field: HPACKField, into buffer: inout [UInt8]) {
-        if let index = HPACKStaticTable.index(of: field) ?? dynamicIndex(of: field) {
+        // The static table has no per-message IDs: skip its lookup (a hash of the whole field) for
+        // them; the dynamic table may still hold one sent before.
+        let unique = Self.hasUniqueValues(field.name)
+        if let index = unique ? dynamicIndex(of: field) : HPACKStaticTable.index(of: field) ?? dynamicIndex(of: field) {
             HPACKInteger.encode(index, prefixBits: 7, flags: 0x80, into: &buffer)
             return
         }
         let nameIndex = HPACKStaticTable.index(ofName: field.name) ?? dynamicIndex(ofName: field.name) ?? 0
         if Self.isNeverIndexed(field.name) {
             HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x10, into: &buffer)
-        } else if nameIndex != 0, Self.hasUniqueValues(field.name) {
+        } else if nameIndex != 0, unique {
             // A value that is new in every message (an ID) would only push useful entries out.
             HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
         } else {
@@ -97,7 +100,7 @@ public struct HPACKEncoder: Sendable {
         let huffmanLength = HPACKHuffman.encodedLength(bytes)
         if huffmanLength < bytes.count {
             HPACKInteger.encode(huffmanLength, prefixBits: 7, flags: 0x80, into: &buffer)
-            HPACKHuffman.encode(bytes, into: &buffer)
+            HPACKHuffman.encode(bytes, encodedLength: huffmanLength, into: &buffer)
         } else {
             HPACKInteger.encode(bytes.count, prefixBits: 7, flags: 0x00, into: &buffer)
             buffer.append(contentsOf: bytes)

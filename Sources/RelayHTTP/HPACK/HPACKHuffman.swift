@@ -15,27 +15,39 @@ package enum HPACKHuffman {
 
     /// Appends the Huffman coding of `bytes`, padded with the most significant bits of EOS (all ones).
     package static func encode(_ bytes: some Sequence<UInt8>, into buffer: inout [UInt8]) {
-        let codes = HPACKHuffmanTable.codes
-        var accumulator: UInt64 = 0
-        var pending = 0  // bits of `accumulator` not yet written; always < 8 between symbols
-        for byte in bytes {
-            let entry = codes[Int(byte)]
-            accumulator = accumulator << UInt64(entry.length) | UInt64(entry.code)
-            pending += Int(entry.length)
-            while pending >= 8 {
-                pending -= 8
-                buffer.append(UInt8(truncatingIfNeeded: accumulator >> UInt64(pending)))
+        let contiguous = Array(bytes)
+        contiguous.withUnsafeBufferPointer { encode($0, encodedLength: encodedLength($0), into: &buffer) }
+    }
+
+    /// `encode(_:into:)` for bytes whose `encodedLength(_:)` is known: the room is made once and
+    /// written through a pointer (appending byte by byte cost more than the coding).
+    package static func encode(
+        _ bytes: UnsafeBufferPointer<UInt8>, encodedLength: Int, into buffer: inout [UInt8]
+    ) {
+        let start = buffer.count
+        buffer.append(contentsOf: repeatElement(0, count: encodedLength))
+        buffer.withUnsafeMutableBufferPointer { out in
+            HPACKHuffmanTable.codes.withUnsafeBufferPointer { codes in
+                var accumulator: UInt64 = 0
+                var pending = 0  // bits of `accumulator` not yet written; always < 8 between symbols
+                var written = start
+                for byte in bytes {
+                    let entry = codes[Int(byte)]
+                    accumulator = accumulator << UInt64(entry.length) | UInt64(entry.code)
+                    pending += Int(entry.length)
+                    while pending >= 8 {
+                        pending -= 8
+                        out[written] = UInt8(truncatingIfNeeded: accumulator >> UInt64(pending))
+                        written += 1
+                    }
+                }
+                if pending > 0 {
+                    out[written] = UInt8(truncatingIfNeeded: accumulator << UInt64(8 - pending) | (0xFF >> UInt64(pending)))
+                }
             }
-        }
-        if pending > 0 {
-            let tail = accumulator << UInt64(8 - pending) | (0xFF >> UInt64(pending))
-            buffer.append(UInt8(truncatingIfNeeded: tail))
         }
     }
 
-    /// Decodes the Huffman string in `bytes[range]`, appending the symbols to `output`.
-    /// Fails on EOS, on padding longer than 7 bits, and on padding that is not all ones; errors carry the
-    /// offset of the string's first octet.
     package static func decode(
         _ bytes: [UInt8], range: Range<Int>, into output: inout [UInt8]
     ) throws(HPACKError) {
