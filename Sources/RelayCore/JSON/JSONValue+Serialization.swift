@@ -96,7 +96,7 @@ enum JSONWriter {
     /// stops at the first `m / 10^k` that reads back to the same double: that is the shortest
     /// form, and the closest of that length, which is what Swift prints. The product is below
     /// 2^52, so its rounding error is at most a quarter: with the computed product within a
-    /// quarter of `m`, `m` is surely the nearest. Closer to a half, either neighbour might be, and
+    /// quarter of `m` (strictly), `m` is surely the nearest. Otherwise either neighbour might be, and
     /// the length is skipped only when neither reads back. Only exact operations and hardware
     /// conversions are used (no `round` or `fma` calls). Integral values, magnitudes outside
     /// [0.001, 10^15) and anything needing more digits are left to the general path.
@@ -114,7 +114,7 @@ enum JSONWriter {
             let remainder = product - Double(floor)  // exact
             let nearest = remainder >= 0.5 ? floor + 1 : floor
             let distance = remainder >= 0.5 ? 1 - remainder : remainder
-            if distance > 0.25 {
+            if distance >= 0.25 {
                 // Near a half: either neighbour may be the nearest.
                 if Double(floor) / scale == magnitude || Double(floor + 1) / scale == magnitude { return false }
                 continue
