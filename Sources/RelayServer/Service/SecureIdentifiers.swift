@@ -22,14 +22,9 @@ public final class SecureIdentifiers: IdentifierGenerator {
 
     public func randomBytes(_ count: Int) -> [UInt8] {
         guard count > 0 else { return [] }
-        guard count <= Self.largestPooledDraw else { return Self.draw(count) }
-        return pool.withLock { pool in
-            if pool.bytes.count - pool.next < count {
-                pool.bytes = Self.draw(Self.poolSize)
-                pool.next = 0
-            }
-            defer { pool.next += count }
-            return Array(pool.bytes[pool.next..<pool.next + count])
+        return [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            fillRandom(buffer)
+            initialized = count
         }
     }
 
