@@ -52,14 +52,14 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
     static func isCanonicalForm(_ value: String) -> Bool {
         guard value.utf8.count == 36 else { return false }
         return APNsASCII.withBytes(value) { bytes in
-            for (offset, byte) in bytes.enumerated() {
-                if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-                    guard byte == UInt8(ascii: "-") else { return false }
-                } else if !APNsASCII.isHexDigit(byte) {
-                    return false
-                }
+            let hyphen = UInt8(ascii: "-")
+            guard bytes[8] == hyphen, bytes[13] == hyphen, bytes[18] == hyphen, bytes[23] == hyphen else { return false }
+            // The five groups of digits, each a plain loop (no per-byte test of the position).
+            func digits(_ range: Range<Int>) -> Bool {
+                for offset in range where !APNsASCII.isHexDigit(bytes[offset]) { return false }
+                return true
             }
-            return true
+            return digits(0..<8) && digits(9..<13) && digits(14..<18) && digits(19..<23) && digits(24..<36)
         }
     }
 }

@@ -94,6 +94,22 @@ final class APNsHeaderFieldsTests: XCTestCase {
         }
     }
 
+    /// A UUID is 8-4-4-4-12 hex digits in either case: every position is checked.
+    func testMessageIDFormIsCheckedAtEveryPosition() {
+        let valid = "123e4567-e89b-12d3-a456-4266554400a0"
+        XCTAssertTrue(APNsMessageID.isCanonicalForm(valid))
+        XCTAssertTrue(APNsMessageID.isCanonicalForm(valid.uppercased()))
+        let bytes = Array(valid.utf8)
+        for offset in bytes.indices {
+            var broken = bytes
+            broken[offset] = bytes[offset] == UInt8(ascii: "-") ? UInt8(ascii: "0") : UInt8(ascii: "g")
+            XCTAssertFalse(APNsMessageID.isCanonicalForm(String(decoding: broken, as: UTF8.self)), "offset \(offset)")
+        }
+        for other in ["", String(valid.dropLast()), valid + "0", "123e4567e-89b-12d3-a456-4266554400a0"] {
+            XCTAssertFalse(APNsMessageID.isCanonicalForm(other), other)
+        }
+    }
+
     /// `apns-expiration` is whole Unix seconds: up to Int64.max, leading zeros allowed, nothing else.
     func testExpirationReadsWholeSecondsOnly() {
         let accepted: [(String, Int64)] = [
