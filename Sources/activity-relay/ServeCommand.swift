@@ -48,7 +48,8 @@ enum ServeCommand {
             databasePath: directory.databasePath,
             routeSettings: RouteSettings(
                 adminKey: directory.adminKey, keyring: keyring, stream: configuration.stream,
-                providerRefusalLimit: configuration.providerRefusalLimit))
+                providerRefusalLimit: configuration.providerRefusalLimit,
+                broadcastBundleIDs: configuration.broadcastBundleIDs))
         options.host = configuration.listen.host
         options.port = configuration.listen.port
         options.clockMode = configuration.clock == .virtual ? .virtual : .system

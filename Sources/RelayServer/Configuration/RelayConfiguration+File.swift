@@ -9,7 +9,7 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "stream", "providerRefusalLimit",
+        "retention", "stream", "providerRefusalLimit", "broadcastBundleIds",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -58,6 +58,9 @@ extension RelayConfiguration {
         if let object = try fields.object("stream") { stream = try StreamSettings(fields: object) }
         providerRefusalLimit =
             try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit
+        if let elements = try fields.array("broadcastBundleIds", limit: 10_000) {
+            broadcastBundleIDs = try AllowedBundleIDs(elements, fields: fields, key: "broadcastBundleIds")
+        }
     }
 
     /// The `providerKeys` entries; a key ID may appear once and may not be the development key's.

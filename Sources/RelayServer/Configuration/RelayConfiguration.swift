@@ -33,6 +33,8 @@ public struct RelayConfiguration: Sendable, Hashable {
     /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;
     /// 0 never closes.
     public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
+    /// The apps with the Broadcast Capability (channels and broadcasts); every app by default.
+    public var broadcastBundleIDs = AllowedBundleIDs.any
     /// The largest `providerRefusalLimit`.
     static let maxProviderRefusalLimit = 1_000_000
     /// How much the relay logs. Default `info`.

@@ -24,7 +24,7 @@ extension ProviderRoutes {
                 return value
             },
             authorize: { authorization, bundleID in
-                authenticator.authorizeApp(authorization, bundleID: bundleID, context: context, token: &token)
+                authorizeBroadcast(authorization, bundleID: bundleID, context: context, token: &token)
             },
             storagePolicy: { channelID, bundleID in
                 let channel = service.read { try? $0.channel(channelID.rawValue, bundleId: bundleID).get() }

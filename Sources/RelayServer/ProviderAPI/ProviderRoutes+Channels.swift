@@ -18,7 +18,7 @@ extension ProviderRoutes {
             method: http.method, path: http.path, headers: headers, body: Self.body(of: request, limit: limit),
             parseJSON: ProviderAuthenticator.parseJSON
         ) { authorization, bundleID in
-            authenticator.authorizeApp(authorization, bundleID: bundleID, context: context, token: &token)
+            authorizeBroadcast(authorization, bundleID: bundleID, context: context, token: &token)
         }.mapError { Self.sizeAware($0, request: request, limit: limit) }
 
         let finish: @Sendable (Result<HTTPResponse, APNsError>, String, String?) -> Void = {

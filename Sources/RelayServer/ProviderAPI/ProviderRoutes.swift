@@ -22,16 +22,41 @@ public struct ProviderRoutes: RouteGroup {
     let authenticator: ProviderAuthenticator
     /// Refusals in a row after which the connection gets GOAWAY; 0 never.
     let refusalLimit: Int
+    /// The apps with the Broadcast Capability (see `authorizeBroadcast`).
+    let broadcastBundleIDs: AllowedBundleIDs
 
     /// The default of `refusalLimit`: Apple documents that APNs disconnects after "too many
     /// errors" without a number; 100 in a row is the relay's.
     public static let defaultRefusalLimit = 100
 
-    /// The provider API over `service`, accepting tokens of `keyring`'s keys.
-    public init(service: RelayService, keyring: ProviderKeyring, refusalLimit: Int = defaultRefusalLimit) {
+    /// The provider API over `service`, accepting tokens of `keyring`'s keys; channels and
+    /// broadcasts only for the apps of `broadcastBundleIDs`.
+    public init(
+        service: RelayService, keyring: ProviderKeyring, refusalLimit: Int = defaultRefusalLimit,
+        broadcastBundleIDs: AllowedBundleIDs = .any
+    ) {
         self.service = service
         self.authenticator = ProviderAuthenticator(keyring: keyring, clock: service.clock)
         self.refusalLimit = max(0, refusalLimit)
+        self.broadcastBundleIDs = broadcastBundleIDs
+    }
+
+    /// The authorization step of channel management and broadcasts: the provider token may push
+    /// to `bundleID`, then the app has the Broadcast Capability (Apple's `400 FeatureNotEnabled`
+    /// otherwise; the capability is switched on per App ID in the developer account, which the
+    /// config key `broadcastBundleIds` stands in for).
+    func authorizeBroadcast(
+        _ authorization: String?, bundleID: String, context: ConnectionContext, token: inout ProviderToken?
+    ) -> APNsError? {
+        if let error = authenticator.authorizeApp(authorization, bundleID: bundleID, context: context, token: &token) {
+            return error
+        }
+        guard broadcastBundleIDs.allows(bundleID) else {
+            return APNsError(
+                .featureNotEnabled,
+                "\(bundleID) has no Broadcast Capability on this relay (config key broadcastBundleIds)")
+        }
+        return nil
     }
 
     public func owns(_ path: String) -> Bool {

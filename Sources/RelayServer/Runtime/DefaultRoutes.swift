@@ -9,15 +9,19 @@ public struct RouteSettings: Sendable {
     /// Provider API requests refused in a row after which a connection is closed with GOAWAY
     /// (APNs "disconnects after too many errors"); 0 never closes.
     public var providerRefusalLimit: Int
+    /// The apps with the Broadcast Capability: channel management and broadcasts for any other
+    /// app are `400 FeatureNotEnabled`.
+    public var broadcastBundleIDs: AllowedBundleIDs
 
     public init(
         adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
-        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit
+        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit, broadcastBundleIDs: AllowedBundleIDs = .any
     ) {
         self.adminKey = adminKey
         self.keyring = keyring
         self.stream = stream
         self.providerRefusalLimit = providerRefusalLimit
+        self.broadcastBundleIDs = broadcastBundleIDs
     }
 }
 
@@ -27,7 +31,9 @@ public enum DefaultRoutes {
         let auth = AppAuth(adminKey: settings.adminKey, service: service)
         return [
             HealthRoutes(service: service),
-            ProviderRoutes(service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit),
+            ProviderRoutes(
+                service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit,
+                broadcastBundleIDs: settings.broadcastBundleIDs),
             // Before the /v1 app routes: the push log owns exactly /v1/pushes, the stream
             // /v1/stream and /v1/stream-tickets.
             PushLogRoutes(service: service, auth: auth),

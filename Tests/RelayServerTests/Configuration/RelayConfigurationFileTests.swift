@@ -28,7 +28,7 @@ final class RelayConfigurationFileTests: XCTestCase {
                           "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192},
                  "retention": {"events": 500, "pushes": 40},
                  "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
-                 "providerRefusalLimit": 0}
+                 "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"]}
                 """, name: "conf/relay.json")
         let directory = scratch.path + "/conf"
         XCTAssertEqual(configuration.configFile, "conf/relay.json")
@@ -37,6 +37,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.clock, .virtual)
         XCTAssertEqual(configuration.threads, 2)
         XCTAssertEqual(configuration.providerRefusalLimit, 0)
+        XCTAssertEqual(configuration.broadcastBundleIDs, .only(["com.example.app"]))
         XCTAssertEqual(configuration.logLevel, .debug)
         XCTAssertEqual(
             configuration.tls, TLSFiles(certificatePath: directory + "/certs/chain.pem", privateKeyPath: "/etc/key.pem")
@@ -96,6 +97,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.stream, StreamSettings())
         XCTAssertEqual(configuration.retention, LogRetention())
         XCTAssertEqual(configuration.providerRefusalLimit, ProviderRoutes.defaultRefusalLimit)
+        XCTAssertEqual(configuration.broadcastBundleIDs, .any)
     }
 
     func testBadFilesAreOneLineErrorsNamingFileKeyAndValue() throws {
@@ -168,6 +170,14 @@ final class RelayConfigurationFileTests: XCTestCase {
                 #"{"providerRefusalLimit": -1}"#,
                 "providerRefusalLimit: must be a whole number from 0 to 1000000 (found number -1)"
             ),
+            (
+                #"{"broadcastBundleIds": []}"#,
+                "broadcastBundleIds: must be a non-empty list of bundle IDs, or [\"*\"] for any (found array of 0)"
+            ),
+            (
+                #"{"broadcastBundleIds": ["com.example.app", "bad id"]}"#,
+                "broadcastBundleIds[1]: must be a bundle ID (letters, digits, '-' and '.', no empty components) (found string \"bad id\")"
+            ),
             (#"{"providerKeys": {}}"#, "providerKeys: must be an array (found object of 0 keys)"),
             (#"{"providerKeys": [1]}"#, "providerKeys[0]: must be an object (found number 1)"),
             (
@@ -231,7 +241,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: clock, dataDirectory, http, listen, logLevel, providerKeys, providerRefusalLimit, "
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, http, listen, logLevel, providerKeys, providerRefusalLimit, "
                     + "retention, rules, stream, threads, tls) (found number 8443)")
         }
     }

@@ -24,13 +24,16 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(outcome.stderr.contains("relay.stopped"), outcome.stderr)
     }
 
-    /// The config file's `providerRefusalLimit` reaches the provider API: with 1, the first
-    /// refused push closes its connection with GOAWAY carrying the reason (seen by Python `h2`).
-    func testConfigFileRefusalLimitClosesTheConnection() throws {
+    /// Runs `activity-relay serve --config` with `config`, sends `requests` on one connection
+    /// with Python `h2` (waiting up to `waitGoaway` seconds for a GOAWAY when given) and returns
+    /// what came back.
+    private func serveAndSend(
+        config text: String, waitGoaway: Double? = nil, _ requests: (_ jwt: String) -> [H2Request]
+    ) throws -> H2Result {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let config = data + "/relay.json"
-        try #"{"providerRefusalLimit": 1}"#.write(toFile: config, atomically: true, encoding: .utf8)
+        try text.write(toFile: config, atomically: true, encoding: .utf8)
         let port = try RelayBinary.freePort()
         let relay = try RelayBinary.serve(data: data + "/state", port: port, extra: ["--config", config])
         defer {
@@ -39,16 +42,10 @@ final class CommandLineTests: XCTestCase {
         }
         let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data + "/state"])
         let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let request = H2Request(
-            path: "/3/device/" + String(repeating: "0f", count: 32),
-            headers: [
-                ("apns-topic", "com.example.app.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
-                ("authorization", "bearer \(jwt)"),
-            ],
-            body: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#)
+        var connection: [String: Any] = ["requests": requests(jwt).map(\.json)]
+        if let waitGoaway { connection["waitGoaway"] = waitGoaway }
         let input = data + "/input.json"
-        try JSONSerialization.data(withJSONObject: ["connections": [["requests": [request.json], "waitGoaway": 5]]])
-            .write(to: URL(fileURLWithPath: input))
+        try JSONSerialization.data(withJSONObject: ["connections": [connection]]).write(to: URL(fileURLWithPath: input))
         let outcome = try ChildProcess.run(
             [
                 "python3", Fixtures.path("provider_h2.py"), "--port", String(port), "--cafile",
@@ -57,9 +54,39 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let results = try XCTUnwrap(
             try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [[String: Any]])
-        let result = try XCTUnwrap(results.first.map(H2Result.init))
+        return try XCTUnwrap(results.first.map(H2Result.init))
+    }
+
+    /// The config file's `providerRefusalLimit` reaches the provider API: with 1, the first
+    /// refused push closes its connection with GOAWAY carrying the reason (seen by Python `h2`).
+    func testConfigFileRefusalLimitClosesTheConnection() throws {
+        let result = try serveAndSend(config: #"{"providerRefusalLimit": 1}"#, waitGoaway: 5) { jwt in
+            [
+                H2Request(
+                    path: "/3/device/" + String(repeating: "0f", count: 32),
+                    headers: [
+                        ("apns-topic", "com.example.app.push-type.liveactivity"), ("apns-push-type", "liveactivity"),
+                        ("authorization", "bearer \(jwt)"),
+                    ],
+                    body: #"{"aps":{"event":"update","timestamp":1,"content-state":{}}}"#)
+            ]
+        }
         XCTAssertEqual(result.answers.map(\.status), [400])
         XCTAssertEqual(result.goaway?.data, #"{"reason":"BadDeviceToken"}"#)
+    }
+
+    /// The config file's `broadcastBundleIds` reaches the provider API: channels of any other app
+    /// are `400 FeatureNotEnabled`, those of a listed app are created.
+    func testConfigFileBroadcastBundleIDsGateChannels() throws {
+        let result = try serveAndSend(config: #"{"broadcastBundleIds": ["com.example.live"]}"#) { jwt in
+            ["com.example.app", "com.example.live"].map { bundle in
+                H2Request(
+                    method: "POST", path: "/1/apps/\(bundle)/channels", headers: [("authorization", "bearer \(jwt)")],
+                    body: #"{"message-storage-policy":0,"push-type":"LiveActivity"}"#)
+            }
+        }
+        XCTAssertEqual(result.answers.map(\.status), [400, 201])
+        XCTAssertEqual(result.answers.first?.reason, "FeatureNotEnabled")
     }
 
     func testBadFlagsAreOneLineAndExitStatus2() throws {

@@ -95,6 +95,34 @@ final class ChannelBroadcastLiveTests: XCTestCase {
         XCTAssertEqual(logged["apnsId"] as? String, Self.requestID)
     }
 
+    /// An app without the Broadcast Capability (config `broadcastBundleIds`) gets
+    /// `400 FeatureNotEnabled` on every channel operation and on broadcasts; an app with it works,
+    /// and a token that may not push to the app still gets its own reason first.
+    func testAppsWithoutTheBroadcastCapabilityGetFeatureNotEnabled() throws {
+        provider.stop()
+        let enabled = "com.example.broadcaster"
+        provider = try ProviderRelay { $0.routeSettings.broadcastBundleIDs = .only([enabled]) }
+        let jwt = try provider.devToken()
+        let answers = try XCTUnwrap(
+            try provider.h2([
+                [
+                    "requests": [
+                        channels(method: "POST", jwt: jwt, body: Self.createBody).json,
+                        channels(method: "GET", jwt: jwt, channel: "dHN0LXNyY2gtY2hubA==").json,
+                        channels(method: "DELETE", jwt: jwt, channel: "dHN0LXNyY2gtY2hubA==").json,
+                        channels(method: "GET", jwt: jwt, path: "/1/apps/\(ProviderRelay.bundle)/all-channels").json,
+                        broadcast(jwt: jwt, channel: "dHN0LXNyY2gtY2hubA==").json,
+                        channels(enabled, method: "POST", jwt: jwt, body: Self.createBody).json,
+                        channels(method: "POST", jwt: "not.a.token", body: Self.createBody).json,
+                    ]
+                ]
+            ]).first?.answers)
+        XCTAssertEqual(answers.map(\.status), [400, 400, 400, 400, 400, 201, 403])
+        XCTAssertEqual(
+            answers.map { $0.reason ?? "-" },
+            Array(repeating: "FeatureNotEnabled", count: 5) + ["-", "InvalidProviderToken"])
+    }
+
     func testEveryChannelAndBroadcastReason() throws {
         let jwt = try provider.devToken()
         let policy0 = try provider.perform { emulator, now in
