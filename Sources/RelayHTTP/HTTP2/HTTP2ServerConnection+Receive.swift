@@ -116,22 +116,24 @@ extension HTTP2ServerConnection {
         if flowControlledLength == 0 && !endStream {
             try chargeControlFrame()
         }
-        guard streams[streamID] != nil else {
+        // One lookup of the stream; it is then changed in place through its index (nothing
+        // below adds or removes streams, so the index stays valid).
+        guard let index = streams.index(forKey: streamID) else {
             try checkFrameOnInactiveStream(streamID, "DATA on a closed stream")
             return
         }
-        let outcome = try streams[streamID]?.receiveData(
+        let outcome = try streams.values[index].receiveData(
             bytes, flowControlledLength: flowControlledLength, endStream: endStream,
             maxBodyBytes: configuration.maxRequestBodyBytes)
         switch outcome {
-        case .becameTooLarge?:
-            deliver(streamID, tooLarge: true, events: &events)
-        case .complete?:
-            deliver(streamID, tooLarge: false, events: &events)
-        case .pending?, .completeDiscarded?, nil:
+        case .becameTooLarge:
+            deliver(streamAt: index, streamID: streamID, tooLarge: true, events: &events)
+        case .complete:
+            deliver(streamAt: index, streamID: streamID, tooLarge: false, events: &events)
+        case .pending, .completeDiscarded:
             break
         }
-        if let credit = streams[streamID]?.takeWindowCredit(initialWindowSize: localInitialWindowSize) {
+        if let credit = streams.values[index].takeWindowCredit(initialWindowSize: localInitialWindowSize) {
             HTTP2Frame(streamID: streamID, payload: .windowUpdate(increment: UInt32(credit)))
                 .encode(into: &controlOutput)
         }
@@ -163,8 +165,18 @@ extension HTTP2ServerConnection {
 
     /// Hands a finished (or too large) request to the server.
     mutating func deliver(_ streamID: UInt32, tooLarge: Bool, events: inout [HTTP2ConnectionEvent]) {
-        guard let head = streams[streamID]?.head, let body = streams[streamID]?.takeBody() else { return }
-        streams[streamID]?.delivered = true
+        guard let index = streams.index(forKey: streamID) else { return }
+        deliver(streamAt: index, streamID: streamID, tooLarge: tooLarge, events: &events)
+    }
+
+    /// `deliver(_:tooLarge:events:)` for the stream at `index` in `streams`.
+    mutating func deliver(
+        streamAt index: Dictionary<UInt32, HTTP2Stream>.Index, streamID: UInt32, tooLarge: Bool,
+        events: inout [HTTP2ConnectionEvent]
+    ) {
+        guard let head = streams.values[index].head else { return }
+        let body = streams.values[index].takeBody()
+        streams.values[index].delivered = true
         let request = head.request(body: tooLarge ? [] : body)
         if tooLarge {
             events.append(

@@ -15,7 +15,11 @@ extension HTTP2ServerConnection {
     /// stream is gone or its head was already sent.
     @discardableResult
     public mutating func sendHead(streamID: UInt32, head: HTTPResponseHead, endStream: Bool) -> Bool {
-        guard phase != .closed, let stream = streams[streamID], stream.state.canSend, !stream.headSent else {
+        // One lookup; the stream is read and changed through its index until `finishLocalSide`,
+        // which may remove it (writing the block adds or removes no stream).
+        guard phase != .closed, let index = streams.index(forKey: streamID), streams.values[index].state.canSend,
+            !streams.values[index].headSent
+        else {
             return false
         }
         var fields: [(name: String, value: String)] = [(":status", String(head.status))]
@@ -26,9 +30,9 @@ extension HTTP2ServerConnection {
         var block: [UInt8] = []
         headerEncoder.encode(fields, into: &block)
         writeHeaderBlock(streamID: streamID, block: block, endStream: endStream)
-        streams[streamID]?.headSent = true
+        streams.values[index].headSent = true
         if endStream {
-            streams[streamID]?.state.sendEndStream()
+            streams.values[index].state.sendEndStream()
             finishLocalSide(streamID)
         }
         return true
