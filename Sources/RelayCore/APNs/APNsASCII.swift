@@ -94,24 +94,6 @@ enum APNsASCII {
         return byBytes ?? text.hasPrefix(String(decoding: prefix, as: UTF8.self))
     }
 
-    /// The byte offset of the first occurrence of `needle` (non-empty) in `text`, or nil.
-    static func firstOffset(of needle: [UInt8], in text: String) -> Int? {
-        guard let first = needle.first else { return nil }
-        return withBytes(text) { haystack -> Int? in
-            guard haystack.count >= needle.count else { return nil }
-            var start = 0
-            while start <= haystack.count - needle.count {
-                if haystack[start] == first {
-                    var matched = 1
-                    while matched < needle.count, haystack[start + matched] == needle[matched] { matched += 1 }
-                    if matched == needle.count { return start }
-                }
-                start += 1
-            }
-            return nil
-        }
-    }
-
     /// The value quoted for a human message, cut to `limit` characters so hostile input cannot
     /// bloat logs.
     static func quoted(_ text: String, limit: Int = 80) -> String {

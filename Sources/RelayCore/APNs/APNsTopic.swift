@@ -41,12 +41,10 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
         // A byte search for ASCII topics (all valid ones): `firstRange(of:)` goes through string
         // processing and cost more than every other topic check together on the push path.
         if APNsASCII.isASCII(rawValue) {
-            if let offset = APNsASCII.firstOffset(of: Self.pushTypeMarker, in: rawValue) {
-                return APNsASCII.slice(rawValue, offset..<rawValue.utf8.count)
-            }
-        } else if let range = rawValue.firstRange(of: ".push-type.") {
-            return String(rawValue[range.lowerBound...])
+            let start = APNsASCII.withBytes(rawValue) { Self.pushTypeSuffixStart(inASCII: $0) }
+            return start.map { APNsASCII.slice(rawValue, $0..<rawValue.utf8.count) }
         }
+        if let range = rawValue.firstRange(of: ".push-type.") { return String(rawValue[range.lowerBound...]) }
         for (suffix, bytes) in Self.legacySuffixBytes where APNsASCII.hasSuffix(rawValue, bytes) { return suffix }
         return nil
     }
@@ -88,7 +86,7 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
             let end = bytes.count - suffix.count
             for offset in 0..<suffix.count where bytes[end + offset] != suffix[offset] { return nil }
             let bundle = UnsafeBufferPointer(rebasing: bytes[0..<end])
-            guard Self.isValidBundleID(bytes: bundle), !Self.hasPushTypeSuffix(bundle) else { return nil }
+            guard Self.isValidBundleID(bytes: bundle), Self.pushTypeSuffixStart(inASCII: bundle) == nil else { return nil }
             return end
         }
         if let bundleLength { return .success(APNsASCII.slice(rawValue, 0..<bundleLength)) }
@@ -125,9 +123,9 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
         return !previousWasDot
     }
 
-    /// Whether ASCII `bytes` contain `.push-type.` or end in a legacy suffix: `pushTypeSuffix != nil`
-    /// for a topic that is all ASCII.
-    private static func hasPushTypeSuffix(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Where the push-type suffix of ASCII `bytes` starts (the first `.push-type.`, else a legacy
+    /// suffix at the end), or nil: `pushTypeSuffix` on bytes.
+    private static func pushTypeSuffixStart(inASCII bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         func matches(_ needle: [UInt8], at start: Int) -> Bool {
             guard start >= 0, start + needle.count <= bytes.count else { return false }
             for offset in 0..<needle.count where bytes[start + offset] != needle[offset] { return false }
@@ -135,9 +133,12 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
         }
         var start = 0
         while start + pushTypeMarker.count <= bytes.count {
-            if bytes[start] == UInt8(ascii: "."), matches(pushTypeMarker, at: start) { return true }
+            if bytes[start] == UInt8(ascii: "."), matches(pushTypeMarker, at: start) { return start }
             start += 1
         }
-        return legacySuffixBytes.contains { matches($0.1, at: bytes.count - $0.1.count) }
+        for (_, suffix) in legacySuffixBytes where matches(suffix, at: bytes.count - suffix.count) {
+            return bytes.count - suffix.count
+        }
+        return nil
     }
 }
