@@ -14,13 +14,7 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
 
     /// A token from raw bytes (when the relay issues one); written as lowercase hex.
     public init(bytes: [UInt8]) {
-        var digits: [UInt8] = []
-        digits.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            digits.append(Self.hexDigits[Int(byte >> 4)])
-            digits.append(Self.hexDigits[Int(byte & 0x0F)])
-        }
-        hex = String(decoding: digits, as: UTF8.self)
+        hex = Hex.encode(bytes)
     }
 
     /// `validatedHex` must be lowercase hex digits already.
@@ -93,6 +87,4 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
         }
         return .success(APNsDeviceToken(validatedHex: hasUppercase ? APNsASCII.lowercased(text) : text))
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 }

@@ -79,9 +79,6 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
 
 /// Lowercase hexadecimal.
 public enum Hex {
-    /// The digits as ASCII bytes.
-    static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-
     /// The lowercase digit for `nibble` (0-15).
     @inline(__always)
     static func digit(_ nibble: UInt8) -> UInt8 {
@@ -92,8 +89,8 @@ public enum Hex {
     public static func encode(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             for (index, byte) in bytes.enumerated() {
-                out[2 * index] = digits[Int(byte >> 4)]
-                out[2 * index + 1] = digits[Int(byte & 0x0F)]
+                out[2 * index] = digit(byte >> 4)
+                out[2 * index + 1] = digit(byte & 0x0F)
             }
             return bytes.count * 2
         }
