@@ -80,7 +80,7 @@ fi
 # --- load -------------------------------------------------------------------------------------
 run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx
     local out
-    out=$(h2load -n "$3" -c "$C" -m "$M" -i "$2" -d "$WORK/payload.json" \
+    out=$(${H2TIME:-} h2load -n "$3" -c "$C" -m "$M" -i "$2" -d "$WORK/payload.json" \
         -H "apns-topic: $BUNDLE.push-type.liveactivity" -H "apns-push-type: liveactivity" \
         -H "apns-priority: 10" -H "authorization: bearer $JWT" 2>&1)
     echo "$out" > "$WORK/h2load-$1.txt"

@@ -18,6 +18,9 @@ final class BatchApplier {
     private var appendPush: Statement?
     /// The highest push log id handed out; nil until the first push needs it.
     private var lastPushID: Int64?
+    /// The highest event `seq` committed or applied in the open transaction (`Int64.min` for an
+    /// empty log); nil until an append needs it, and again after a rollback or a prune.
+    private var lastEventSeq: Int64?
 
     /// Applies batches on `database`.
     init(database: Database) {
@@ -32,8 +35,24 @@ final class BatchApplier {
         appendPush = nil
     }
 
-    /// Applies every write of `batch`, in order.
+    /// Applies every write of `batch`, in order. When a write fails, what the applier remembers
+    /// of the log is forgotten, since the caller undoes the batch (or the whole transaction).
     func apply(_ batch: StoreBatch) throws(StoreError) {
+        do throws(StoreError) {
+            try applyWrites(of: batch)
+        } catch {
+            transactionUndone()
+            throw error
+        }
+    }
+
+    /// Forgets what the applier remembers of the log's end: to be called whenever writes it
+    /// applied are rolled back, so that the next append reads the end from the table again.
+    func transactionUndone() {
+        lastEventSeq = nil
+    }
+
+    private func applyWrites(of batch: StoreBatch) throws(StoreError) {
         // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
         for case .appendEvent(let event) in batch.writes { events.append(event) }
@@ -133,12 +152,20 @@ final class BatchApplier {
     // MARK: - Logs
 
     /// Inserts only when `seq` is past the log's end, so the log's order is its numbering.
+    ///
+    /// The end is read from the table once and then followed here: checking it in the INSERT
+    /// itself (`INSERT ... SELECT ... WHERE ?1 > (SELECT max(seq) FROM events)`) made SQLite
+    /// stage every row in a temporary table, since the statement reads the table it writes,
+    /// which was most of what a push cost the writer.
     private func append(_ event: StoredEvent) throws(StoreError) {
+        guard event.seq > (try currentLastEventSeq()) else {
+            throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
+        }
         let statement = try prepared(
             &appendEvent,
             """
             INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data)
-            SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8 WHERE ?1 > coalesce((SELECT max(seq) FROM events), -9223372036854775808)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
         try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
@@ -149,9 +176,15 @@ final class BatchApplier {
             try statement.bind(event.activityId, at: 6)
             try statement.bind(event.alarmId, at: 7)
         }
-        guard database.changes == 1 else {
-            throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
-        }
+        lastEventSeq = event.seq
+    }
+
+    /// The highest `seq` in the event log, `Int64.min` when it is empty.
+    private func currentLastEventSeq() throws(StoreError) -> Int64 {
+        if let lastEventSeq { return lastEventSeq }
+        let last = try optionalInteger("SELECT max(seq) FROM events") { _ throws(StoreError) in } ?? Int64.min
+        lastEventSeq = last
+        return last
     }
 
     /// Appends `push`, with only a reference to its record when `embedded` says where an event holds it.
@@ -253,6 +286,7 @@ final class BatchApplier {
             try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
         }
         try delete(below: cutoff, table: "events", key: "seq")
+        lastEventSeq = nil
     }
 
     /// Deletes the rows of `table` whose `key` is below `cutoff` (none when it is nil).

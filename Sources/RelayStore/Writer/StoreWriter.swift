@@ -167,16 +167,21 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     ///
     /// Batches almost never fail, so the group is first applied without savepoints (a savepoint per
     /// batch costs a statement journal); only if one fails is the transaction rolled back and the
-    /// group applied again with each batch in its own savepoint, so the failure stays its own.
+    /// group applied again with each batch in its own savepoint, so the failure stays its own. A
+    /// group of one batch needs no second try: its transaction is its savepoint.
     private func commit(_ group: [Pending]) -> [Result<Void, StoreError>] {
-        if group.count > 1, commitOptimistically(group) {
+        switch commitOptimistically(group) {
+        case .success:
             return Array(repeating: .success(()), count: group.count)
+        case .failure(let error) where group.count == 1:
+            return [.failure(error)]
+        case .failure:
+            return commitIsolated(group)
         }
-        return commitIsolated(group)
     }
 
-    /// Applies every batch in one plain transaction; false (rolled back) when any write fails.
-    private func commitOptimistically(_ group: [Pending]) -> Bool {
+    /// Applies every batch in one plain transaction; rolled back when any write fails.
+    private func commitOptimistically(_ group: [Pending]) -> Result<Void, StoreError> {
         do throws(StoreError) {
             try database.execute("BEGIN IMMEDIATE")
             for pending in group { try applier.apply(pending.batch) }
@@ -184,10 +189,11 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             condition.lock()
             statistics.commits += 1
             condition.unlock()
-            return true
+            return .success(())
         } catch {
             database.rollback()
-            return false
+            applier.transactionUndone()
+            return .failure(error)
         }
     }
 
@@ -214,6 +220,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             return results
         } catch {
             database.rollback()
+            applier.transactionUndone()
             return Array(repeating: .failure(error), count: group.count)
         }
     }

@@ -75,6 +75,30 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertNil(try store.reader.document(kind: "device", id: "x"))
     }
 
+    func testAnUndoneBatchLeavesTheLogEndWhereTheTableHasIt() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(5))]))
+        // Alone, and then among others: its events 6 and 7 are applied before its third write fails.
+        let bad = StoreBatch([.appendEvent(Sample.event(6)), .appendEvent(Sample.event(7)), .appendEvent(Sample.event(7))])
+        XCTAssertThrowsError(try store.writer.submitAndWait(bad))
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(6))]))
+        let results = Results()
+        let group = [
+            ("bad", StoreBatch([.appendEvent(Sample.event(7)), .appendEvent(Sample.event(8)), .appendEvent(Sample.event(2))])),
+            ("good", StoreBatch([.appendEvent(Sample.event(7))])),
+        ]
+        for (name, batch) in group { store.writer.submit(batch) { result in results.add(name, result) } }
+        store.writer.flush()
+        XCTAssertEqual(results.failures, ["bad"])
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(8))]))
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7, 8])
+        // Pruning every event lets numbering go on from anywhere, as an empty log always has.
+        try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(3))]))
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [3])
+    }
+
     func testCompletionRunsOnlyAfterCommit() throws {
         let store = try Store(path: path)
         defer { store.close() }
