@@ -95,9 +95,9 @@ run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 
 run relay-warmup "$WORK/relay-uris.txt" "$WARMUP" >/dev/null
 [ "${NGINX:-1}" = 1 ] && run nginx-warmup "$WORK/nginx-uris.txt" "$WARMUP" >/dev/null
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-thread_ticks() { # one line per thread: TID NAME TICKS (the name has no spaces: the relay names its threads)
+thread_ticks() { # one line per thread: TID NAME TICKS SYSTEM_TICKS (the name has no spaces: the relay names its threads)
     for stat in /proc/"$1"/task/*/stat; do
-        sed -E 's/^([0-9]+) \(([^)]*)\) (.*)$/\1 \2 \3/' "$stat" | awk '{print $1, $2, $14 + $15}'
+        sed -E 's/^([0-9]+) \(([^)]*)\) (.*)$/\1 \2 \3/' "$stat" | awk '{print $1, $2, $14 + $15, $15}'
     done 2>/dev/null
 }
 thread_io() { # one line per thread: TID NAME WRITE_CALLS BYTES_WRITTEN (syscw and wchar of /proc/PID/task/TID/io)
@@ -131,9 +131,13 @@ awk -v t=$((RELAY_CPU_AFTER - RELAY_CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" -v n
     'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
 # The same by thread (the store writer is the thread still named after the process).
 awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
-    NR == FNR { before[$1] = $3; next }
-    { used[$2] += $3 - before[$1] }
-    END { line = "  by thread:"; for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us", name, used[name] / hz / n * 1e6); print line }
+    NR == FNR { before[$1] = $3; beforeKernel[$1] = $4; next }
+    { used[$2] += $3 - before[$1]; kernel[$2] += $4 - beforeKernel[$1] }
+    END {
+        line = "  by thread (of which in the kernel):"
+        for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us (%.0f)", name, used[name] / hz / n * 1e6, kernel[name] / hz / n * 1e6)
+        print line
+    }
 ' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
 # What the store writer (the thread named after the process, with the most CPU) wrote, per push.
 WRITER=$(awk 'NR == FNR { before[$1] = $3; next } { print $3 - before[$1], $1, $2 }' \
