@@ -18,6 +18,9 @@ public struct HPACKEncoder: Sendable {
     /// Entries can be stale (evicted); `table.index(ofInsertion:)` tells, and `pruneIndices` drops them.
     private var fieldInsertions: [HPACKField: Int] = [:]
     private var nameInsertions: [String: Int] = [:]
+    /// For each name of `uniqueValueSlot`, the one field of that name added to the dynamic table
+    /// (its value and insertion number); it may since have been evicted.
+    private var uniqueEntries: [(value: String, insertion: Int)?] = [nil, nil, nil, nil]
     /// Size updates owed at the start of the next block: the smallest size reached since the last block
     /// and the current one (RFC 7541 §4.2).
     private var pendingSizeUpdate: (smallest: Int, current: Int)?
@@ -62,32 +65,65 @@ public struct HPACKEncoder: Sendable {
     // MARK: - Representations
 
     private mutating func encode(_ field: HPACKField, into buffer: inout [UInt8]) {
-        // The static table has no per-message IDs: skip its lookup (a hash of the whole field) for
-        // them; the dynamic table may still hold one sent before.
-        let unique = Self.hasUniqueValues(field.name)
-        if let index = unique ? dynamicIndex(of: field) : HPACKStaticTable.index(of: field) ?? dynamicIndex(of: field) {
+        if let slot = Self.uniqueValueSlot(field.name) {
+            encodeUnique(field, slot: slot, into: &buffer)
+            return
+        }
+        if let index = HPACKStaticTable.index(of: field) ?? dynamicIndex(of: field) {
             HPACKInteger.encode(index, prefixBits: 7, flags: 0x80, into: &buffer)
             return
         }
         let nameIndex = HPACKStaticTable.index(ofName: field.name) ?? dynamicIndex(ofName: field.name) ?? 0
         if Self.isNeverIndexed(field.name) {
             HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x10, into: &buffer)
-        } else if nameIndex != 0, unique {
-            // A value that is new in every message (an ID) would only push useful entries out.
-            HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
         } else {
-            let entry = HPACKDynamicTable.Entry(
-                name: field.name, value: field.value,
-                nameOctets: field.name.utf8.count, valueOctets: field.value.utf8.count)
-            if entry.size <= table.maxSize {
-                HPACKInteger.encode(nameIndex, prefixBits: 6, flags: 0x40, into: &buffer)
-                insert(entry, as: field)
-            } else {
-                HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
-            }
+            encodeIndexedLiteralHead(field, nameIndex: nameIndex, into: &buffer)
         }
         if nameIndex == 0 { Self.encodeString(field.name, into: &buffer) }
         Self.encodeString(field.value, into: &buffer)
+    }
+
+    /// A field whose value is new in every message (an ID). The first puts its name (with its
+    /// value) in the dynamic table; later ones are literals that are not indexed, naming it there,
+    /// so they do not push useful entries out. The static table has none of these names, and the
+    /// table holds at most one entry per name (the one `uniqueEntries` remembers), so it is found
+    /// without hashing the field or its name.
+    private mutating func encodeUnique(_ field: HPACKField, slot: Int, into buffer: inout [UInt8]) {
+        var nameIndex = 0
+        if let entry = uniqueEntries[slot], let index = table.index(ofInsertion: entry.insertion) {
+            if entry.value == field.value {
+                HPACKInteger.encode(HPACKStaticTable.count + index, prefixBits: 7, flags: 0x80, into: &buffer)
+                return
+            }
+            nameIndex = HPACKStaticTable.count + index
+        }
+        if nameIndex != 0 {
+            HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
+        } else {
+            let insertion = table.insertions
+            if encodeIndexedLiteralHead(field, nameIndex: 0, into: &buffer) {
+                uniqueEntries[slot] = (field.value, insertion)
+            }
+            Self.encodeString(field.name, into: &buffer)
+        }
+        Self.encodeString(field.value, into: &buffer)
+    }
+
+    /// Writes the representation of a literal to be added to the dynamic table and adds it; one
+    /// that alone would not fit is written as a literal without indexing instead. True when added.
+    @discardableResult
+    private mutating func encodeIndexedLiteralHead(
+        _ field: HPACKField, nameIndex: Int, into buffer: inout [UInt8]
+    ) -> Bool {
+        let entry = HPACKDynamicTable.Entry(
+            name: field.name, value: field.value,
+            nameOctets: field.name.utf8.count, valueOctets: field.value.utf8.count)
+        guard entry.size <= table.maxSize else {
+            HPACKInteger.encode(nameIndex, prefixBits: 4, flags: 0x00, into: &buffer)
+            return false
+        }
+        HPACKInteger.encode(nameIndex, prefixBits: 6, flags: 0x40, into: &buffer)
+        return insert(entry, as: field)
     }
 
     /// Appends a string literal, Huffman-coded when that is strictly shorter.
@@ -107,14 +143,15 @@ public struct HPACKEncoder: Sendable {
         }
     }
 
-    /// Response headers whose value differs in every message: after the first, which puts the
-    /// name in the table, they are sent as literals that are not indexed.
-    private static func hasUniqueValues(_ name: String) -> Bool {
+    /// Response headers whose value differs in every message, each with its slot in
+    /// `uniqueEntries`: after the first, which puts the name in the table, they are sent as
+    /// literals that are not indexed.
+    private static func uniqueValueSlot(_ name: String) -> Int? {
         switch name.utf8.count {
-        case 7: return name == "apns-id"
-        case 14: return name == "apns-unique-id"
-        case 15: return name == "apns-request-id" || name == "apns-channel-id"
-        default: return false
+        case 7: return name == "apns-id" ? 0 : nil
+        case 14: return name == "apns-unique-id" ? 1 : nil
+        case 15: return name == "apns-request-id" ? 2 : name == "apns-channel-id" ? 3 : nil
+        default: return nil
         }
     }
 
@@ -140,12 +177,15 @@ public struct HPACKEncoder: Sendable {
         return HPACKStaticTable.count + index
     }
 
-    private mutating func insert(_ entry: HPACKDynamicTable.Entry, as field: HPACKField) {
+    /// Adds `entry` to the table and indexes it; false when the table refused it.
+    @discardableResult
+    private mutating func insert(_ entry: HPACKDynamicTable.Entry, as field: HPACKField) -> Bool {
         let insertion = table.insertions
-        guard table.insert(entry) else { return }
+        guard table.insert(entry) else { return false }
         fieldInsertions[field] = insertion
         nameInsertions[field.name] = insertion
         if fieldInsertions.count > 2 * table.count + 32 { pruneIndices() }
+        return true
     }
 
     /// Drops index entries whose table entry was evicted, so the indices stay proportional to the table.

@@ -74,6 +74,32 @@ final class HPACKEncoderTests: XCTestCase {
         XCTAssertEqual(encode(&encoder, []), [0x3F, 0xE1, 0xFF, 0x03])  // 65536 = 31 + 65505
     }
 
+    func testPerMessageIDsAreFoundAgainAfterEvictionAndResize() throws {
+        var encoder = HPACKEncoder(maxTableSize: 200)
+        var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
+        _ = try decoder.decode(encode(&encoder, []))  // the size update
+        let id = "0f4e5c3a-7f31-4c55-9d7e-2b8f1a6c0d9e"
+        for (round, headers) in [
+            [("apns-unique-id", id)],
+            [("apns-unique-id", id)],  // the same value again: found whole
+            [("x-filler-one", String(repeating: "a", count: 80)), ("x-filler-two", String(repeating: "b", count: 80))],
+            [("apns-unique-id", "1" + id.dropFirst())],  // its entry was evicted: it enters the table again
+            [("apns-unique-id", "1" + id.dropFirst())],
+        ].enumerated() {
+            let block = encode(&encoder, headers)
+            assertHeaders(try decoder.decode(block), headers, "round \(round)")
+            switch round {
+            case 0, 3: XCTAssertEqual(block.first, 0x40, "round \(round): a new name is added")
+            case 1, 4: XCTAssertEqual(block, [0xBE], "round \(round): the whole field is in the table")
+            default: break
+            }
+        }
+        encoder.setMaxTableSize(0)
+        let block = encode(&encoder, [("apns-unique-id", id)])
+        XCTAssertEqual(block.first, 0x20, "a size update comes first")
+        assertHeaders(try decoder.decode(block), [("apns-unique-id", id)], "after the resize")
+    }
+
     func testChurnStaysInSyncWithOurDecoder() throws {
         var encoder = HPACKEncoder(maxTableSize: 512)
         var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
@@ -84,8 +110,10 @@ final class HPACKEncoderTests: XCTestCase {
                 encoder.setMaxTableSize(size)
             }
             let headers: [(String, String)] = (0..<Int(generator.next() % 8)).map { _ in
-                let name = ["apns-id", "apns-topic", "x-n\(generator.next() % 40)", "content-type", ":path"][
-                    Int(generator.next() % 5)]
+                let name = [
+                    "apns-id", "apns-topic", "x-n\(generator.next() % 40)", "content-type", ":path", "apns-unique-id",
+                    "apns-channel-id",
+                ][Int(generator.next() % 7)]
                 return (name, "v\(generator.next() % 60)")
             }
             let block = encode(&encoder, headers)
