@@ -1,14 +1,13 @@
 extension LiveActivity {
     /// The bytes of `json.serialized()`, written directly: an activity is serialized on every push
     /// (its document and its event share them), and building its 19-member object (and those of
-    /// its counters and budget) to write them cost more than writing them.
+    /// its counters and budget) to write them cost more than writing them. The members that never
+    /// change (`FixedMembers`) were written once, when the activity began.
     func serializedJSON() -> [UInt8] {
+        let fixed = fixedMembers
         var writer = JSONObjectWriter(capacity: 1024)
         // Keys in byte order, as `JSONValue.serialized()` writes them.
-        writer.member("attributes", attributes)
-        writer.member("attributesType", string: attributesType)
-        writer.member("bundleId", string: bundleId)
-        writer.member("channelId", string: channelId)
+        writer.members(fixed.attributesToChannelId)
         writer.member("contentState", contentState)
         writer.beginObject("counters")
         writer.member("applied", integer: Int64(counters.applied))
@@ -19,18 +18,18 @@ extension LiveActivity {
         writer.member("refusedOverBudget", integer: Int64(counters.refusedOverBudget))
         writer.member("rejected", integer: Int64(counters.rejected))
         writer.endObject()
-        writer.member("deviceId", string: deviceId)
+        writer.members(fixed.deviceId)
         writer.member("dismissAt", number: dismissAt)
         writer.member("endedAt", number: endedAt)
-        writer.member("id", string: id)
+        writer.members(fixed.id)
         writer.member("lastTimestamp", number: lastTimestamp)
         writer.member("pendingUpdate", pendingUpdate?.json ?? .null)
         writer.member("pushToken", string: pushToken)
         writer.member("relevanceScore", number: relevanceScore)
         writer.member("staleDate", number: staleDate)
-        writer.member("startedAt", number: startedAt)
+        writer.members(fixed.startedAt)
         writer.member("state", string: state.rawValue)
-        writer.member("systemEndAt", number: systemEndAt)
+        writer.members(fixed.systemEndAt)
         writer.beginObject("updateBudget")
         writer.member("capacity", integer: Int64(updateBudget.bucket.capacity))
         writer.member("frequentPushesEnabled", bool: updateBudget.frequentPushesEnabled)
@@ -39,5 +38,42 @@ extension LiveActivity {
         writer.member("updatedAt", number: updateBudget.bucket.updatedAt)
         writer.endObject()
         return writer.finish()
+    }
+}
+
+extension LiveActivity {
+    /// The members of an activity's JSON that are fixed when it begins, each run written as
+    /// `JSONObjectWriter` writes it (`"key":value` pairs joined by commas), for `serializedJSON`.
+    struct FixedMembers: Sendable {
+        /// `attributes`, `attributesType`, `bundleId`, `channelId`.
+        let attributesToChannelId: [UInt8]
+        let deviceId: [UInt8]
+        let id: [UInt8]
+        let startedAt: [UInt8]
+        let systemEndAt: [UInt8]
+
+        init(
+            id: String, deviceId: String, bundleId: String, attributesType: String, attributes: JSONValue,
+            channelId: String?, startedAt: UnixSeconds, systemEndAt: UnixSeconds
+        ) {
+            var first = JSONObjectWriter(capacity: 256)
+            first.member("attributes", attributes)
+            first.member("attributesType", string: attributesType)
+            first.member("bundleId", string: bundleId)
+            first.member("channelId", string: channelId)
+            attributesToChannelId = first.finishMembers()
+            var device = JSONObjectWriter(capacity: 64)
+            device.member("deviceId", string: deviceId)
+            self.deviceId = device.finishMembers()
+            var identifier = JSONObjectWriter(capacity: 64)
+            identifier.member("id", string: id)
+            self.id = identifier.finishMembers()
+            var started = JSONObjectWriter(capacity: 32)
+            started.member("startedAt", number: startedAt)
+            self.startedAt = started.finishMembers()
+            var systemEnd = JSONObjectWriter(capacity: 32)
+            systemEnd.member("systemEndAt", number: systemEndAt)
+            self.systemEndAt = systemEnd.finishMembers()
+        }
     }
 }

@@ -51,6 +51,8 @@ public struct LiveActivity: Sendable, Hashable {
     public internal(set) var counters: ActivityCounters
     /// Compact JSON bytes of `attributes`, kept so each update measures only its content state.
     var attributesBytes: Int { identity.attributesBytes }
+    /// The members of the activity's JSON that never change, already written (see `serializedJSON`).
+    var fixedMembers: LiveActivity.FixedMembers { identity.fixedMembers }
 
     /// The parts fixed at the start.
     private final class Identity: Sendable, Hashable {
@@ -63,6 +65,7 @@ public struct LiveActivity: Sendable, Hashable {
         let startedAt: UnixSeconds
         let systemEndAt: UnixSeconds
         let attributesBytes: Int
+        let fixedMembers: LiveActivity.FixedMembers
 
         init(
             id: String, deviceId: String, bundleId: String, attributesType: String, attributes: JSONValue,
@@ -77,6 +80,9 @@ public struct LiveActivity: Sendable, Hashable {
             self.startedAt = startedAt
             self.systemEndAt = systemEndAt
             self.attributesBytes = ActivityDataSize.bytes(of: attributes)
+            self.fixedMembers = LiveActivity.FixedMembers(
+                id: id, deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, attributes: attributes,
+                channelId: channelId, startedAt: startedAt, systemEndAt: systemEndAt)
         }
 
         static func == (lhs: Identity, rhs: Identity) -> Bool {

@@ -54,6 +54,15 @@ struct JSONObjectWriter: ~Copyable {
         out.append(value ? "true" : "false")
     }
 
+    /// Members written before by another writer (what its `finishMembers()` returned), after a
+    /// comma when a member came before.
+    mutating func members(_ written: [UInt8]) {
+        guard !written.isEmpty else { return }
+        if !empty { out.append(UInt8(ascii: ",")) }
+        empty = false
+        out.append(written)
+    }
+
     /// Opens an object as the value of `name`; its members follow, then `endObject()`.
     mutating func beginObject(_ name: StaticString) {
         key(name)
@@ -65,6 +74,11 @@ struct JSONObjectWriter: ~Copyable {
     mutating func endObject() {
         out.append(UInt8(ascii: "}"))
         empty = false
+    }
+
+    /// The members written so far, without the object's braces: for another writer's `members(_:)`.
+    consuming func finishMembers() -> [UInt8] {
+        Array(out.bytes().dropFirst())
     }
 
     /// Closes the object and returns its bytes.

@@ -26,6 +26,7 @@ struct HTTP2RequestHead: Sendable {
         var path: String?
         var authority: String?
         var headers = HTTPHeaders()
+        headers.reserveCapacity(fields.count)
         var contentLength: Int?
         var sawRegular = false
         for (name, value) in fields {
@@ -48,7 +49,8 @@ struct HTTP2RequestHead: Sendable {
                 else { throw Self.malformed(streamID, "invalid or conflicting content-length") }
                 contentLength = length
             }
-            headers.add(name, value)
+            // `checkRegular` refused uppercase letters.
+            headers.add(lowercaseName: name, value)
         }
         guard let method, !method.isEmpty else { throw Self.malformed(streamID, "missing :method") }
         if method == "CONNECT" {

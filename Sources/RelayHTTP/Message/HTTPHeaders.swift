@@ -17,6 +17,15 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         fields.append(HTTPField(name: name, value: value))
     }
 
+    /// Appends a field whose name is known to be lowercase already (HTTP/2 refuses any other),
+    /// without lowercasing it again.
+    mutating func add(lowercaseName name: String, _ value: String) {
+        fields.append(HTTPField(lowercaseName: name, value: value))
+    }
+
+    /// Makes room for `count` fields.
+    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+
     /// Replaces every field called `name` with one field.
     public mutating func set(_ name: String, _ value: String) {
         remove(name)
@@ -54,6 +63,12 @@ public struct HTTPField: Sendable, Hashable {
 
     public init(name: String, value: String) {
         self.name = name.lowercased()
+        self.value = value
+    }
+
+    /// A field whose name is already lowercase.
+    init(lowercaseName name: String, value: String) {
+        self.name = name
         self.value = value
     }
 }

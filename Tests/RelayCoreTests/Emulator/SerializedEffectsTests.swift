@@ -94,6 +94,23 @@ final class SerializedEffectsTests: XCTestCase {
         XCTAssertEqual(activity.serializedJSON(), activity.json.serialized())
     }
 
+    func testActivityBytesMatchTheirJSONWithEveryFixedMemberSet() {
+        for (channelId, attributes) in [
+            (String?.some("ch-\u{1}\"1"), JSONValue.object(["a": ["b": [1, 2.5, "\u{7f}"]], "z": .null])),
+            (nil, JSONValue.object([:])),
+        ] {
+            let startedAt = start + 0.123456
+            let activity = LiveActivity(
+                id: "id \"1\"", deviceId: "dé\\v", bundleId: "com.example.ü", attributesType: "Type\n", attributes: attributes,
+                contentState: ["n": 1], state: .stale, staleDate: start + 5, relevanceScore: 0.25, pushToken: "ab",
+                channelId: channelId, startedAt: startedAt, systemEndAt: startedAt + 28_800, endedAt: start + 60,
+                dismissAt: start + 120, lastTimestamp: start + 1.5,
+                updateBudget: UpdateBudget(frequentPushesEnabled: true, rules: .defaults, at: start),
+                pendingUpdate: nil, counters: ActivityCounters())
+            XCTAssertEqual(activity.serializedJSON(), activity.json.serialized(), "\(String(describing: channelId))")
+        }
+    }
+
     func testPushRecordBytesMatchTheirJSON() {
         let base = PushRecord(apnsId: "a", uniqueId: "u", receivedAt: start + 0.5, outcome: .applied)
         var withChannel = base
