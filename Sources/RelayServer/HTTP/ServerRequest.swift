@@ -22,6 +22,9 @@ public final class ConnectionContext: @unchecked Sendable {
     /// Provider API requests refused in a row on this connection (any thread). APNs closes a
     /// connection after too many errors; the provider routes count here and reset on success.
     public let providerRefusalsInARow = Atomic<Int>(0)
+    /// The last token's `authorization` as the push log shows it, with the raw token it is for:
+    /// a connection sends one token for many pushes, and writing it out again cost every push.
+    private var lastRedactedAuthorization: (raw: String, text: String)?
 
     /// A context; the server makes one per connection, tests make their own.
     public init(
@@ -33,6 +36,15 @@ public final class ConnectionContext: @unchecked Sendable {
         self.httpVersion = httpVersion
         self.peerCertificateDER = peerCertificateDER
         self.providerTokens = providerTokens
+    }
+
+    /// `ProviderRequestRecord.redacted(token)`, remembered for the connection's latest token.
+    func redactedAuthorization(_ token: ProviderToken?) -> String {
+        guard let token else { return ProviderRequestRecord.redacted(nil) }
+        if let last = lastRedactedAuthorization, last.raw == token.raw { return last.text }
+        let text = ProviderRequestRecord.redacted(token)
+        lastRedactedAuthorization = (token.raw, text)
+        return text
     }
 
     /// Closes an HTTP/2 connection as APNs does: GOAWAY (NO_ERROR, so requests already accepted

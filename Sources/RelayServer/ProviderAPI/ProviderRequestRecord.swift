@@ -13,14 +13,18 @@ enum ProviderRequestRecord {
     /// The request headers as the push log shows them. `authorization` never appears in full:
     /// a verified token shows its key, team and `iat` (enough to debug churn and expiry), any
     /// other value only that it was there. A repeated header keeps its values joined by ", ".
-    static func headers(_ headers: HTTPHeaders, token: ProviderToken?) -> LoggedHeaders {
+    /// `redactedAuthorization`, when given, is `redacted(token)` already written (see
+    /// `ConnectionContext.redactedAuthorization`).
+    static func headers(_ headers: HTTPHeaders, token: ProviderToken?, redactedAuthorization: String? = nil)
+        -> LoggedHeaders
+    {
         var fields: [(name: String, value: String)] = []
         fields.reserveCapacity(headers.count)
         var repeated = false
         for field in headers {
             var value = field.value
             if field.name == "authorization" {
-                value = redacted(token)
+                value = redactedAuthorization ?? redacted(token)
             } else if value.utf8.count > maxHeaderValueBytes {
                 value = String(decoding: value.utf8.prefix(maxHeaderValueBytes), as: UTF8.self) + "…"
             }

@@ -34,7 +34,8 @@ extension ProviderRoutes {
 
         let pushContext = PushContext(
             apnsId: requestID, uniqueId: Self.newID(),
-            headers: ProviderRequestRecord.headers(http.headers, token: token),
+            headers: ProviderRequestRecord.headers(
+                http.headers, token: token, redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
         let channelID = headers["apns-channel-id"].map { String($0.prefix(BroadcastChannelID.maxLength)) }
         let bundleID = try? BroadcastPushRequest.checkRoute(method: "POST", path: http.path).get()

@@ -22,7 +22,8 @@ extension ProviderRoutes {
                 .value(ProviderRequestRecord.payload(http.body, parsed: nil, discarded: request.bodyTooLarge))
             }
         let pushContext = PushContext(
-            apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(http.headers, token: token),
+            apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(
+                http.headers, token: token, redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: payload)
         let tokenText = Self.deviceTokenText(path: http.path)
         let bundleID = Self.bundleID(topic: headers["apns-topic"])

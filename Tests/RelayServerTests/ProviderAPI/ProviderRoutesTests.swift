@@ -75,6 +75,16 @@ final class ProviderRoutesTests: XCTestCase {
         }
     }
 
+    func testAConnectionRemembersItsLatestRedactedTokenOnly() {
+        let connection = ConnectionContext()
+        let first = ProviderToken(raw: "a.b.c", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, signingInput: [], signature: [])
+        let second = ProviderToken(raw: "d.e.f", keyID: "K2", teamID: "T", issuedAt: 1_700_000_000.5, signingInput: [], signature: [])
+        for token in [first, first, second, first, nil] {
+            XCTAssertEqual(connection.redactedAuthorization(token), ProviderRequestRecord.redacted(token))
+        }
+        XCTAssertEqual(connection.redactedAuthorization(second), "bearer (redacted; kid=K2 iss=T iat=1700000000.5)")
+    }
+
     func testLoggedHeadersNeverHoldTheToken() {
         let headers = HTTPHeaders([
             ("authorization", "bearer secret.jwt.value"), ("apns-topic", "t"), ("x-dup", "1"), ("x-dup", "2"),
