@@ -105,9 +105,9 @@ public enum RelayLog {
         to line: inout [UInt8]
     ) {
         // `UTCDate.format` ends in `Z`; milliseconds go before it.
-        var date = UTCDate.format(time)
-        date.removeLast()
-        line.append(contentsOf: date.utf8)
+        let date = UTCDate.format(time)
+        append(date, to: &line)
+        line.removeLast()
         let millis = Int((time - time.rounded(.down)) * 1000)
         line.append(UInt8(ascii: "."))
         line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 100 % 10))
@@ -115,20 +115,22 @@ public enum RelayLog {
         line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis % 10))
         line.append(UInt8(ascii: "Z"))
         line.append(UInt8(ascii: " "))
-        line.append(contentsOf: level.label.utf8)
+        append(level.label, to: &line)
         line.append(UInt8(ascii: " "))
-        line.append(contentsOf: event.utf8)
+        append(event, to: &line)
         for (key, value) in fields {
             line.append(UInt8(ascii: " "))
-            line.append(contentsOf: key.utf8)
+            append(key, to: &line)
             line.append(UInt8(ascii: "="))
-            if needsQuotes(value) {
-                line.append(contentsOf: quoted(value).utf8)
-            } else {
-                line.append(contentsOf: value.utf8)
-            }
+            append(needsQuotes(value) ? quoted(value) : value, to: &line)
         }
         line.append(UInt8(ascii: "\n"))
+    }
+
+    /// Appends `text`'s UTF-8 in one copy (appending the `utf8` view went byte by byte).
+    private static func append(_ text: String, to line: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { line.append(contentsOf: $0) }
     }
 
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
