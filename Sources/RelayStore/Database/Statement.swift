@@ -13,9 +13,6 @@ public final class Statement {
     /// The SQL text, for error messages.
     public let sql: String
     var inUse = false
-    /// The UTF-8 of the texts `stage(_:at:)` holds, end to end, and where each one goes.
-    private var stagedBytes: [UInt8] = []
-    private var stagedTexts: [(index: Int32, start: Int, count: Int)] = []
 
     init(handle: OpaquePointer, sql: String, connection: OpaquePointer) {
         self.handle = handle
@@ -79,46 +76,6 @@ public final class Statement {
         try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), nil), "bind")
     }
 
-    /// Binds `value` (NULL when nil) to parameter `index` as `bind(_:at:)` does, but through a
-    /// copy the statement keeps in one buffer it reuses: SQLite's own copy of each text cost a
-    /// malloc and a free, several times per push. The texts are bound when `runStaged()` runs
-    /// the statement, so stage only for a statement run that way.
-    func stage(_ value: String?, at index: Int32) throws(StoreError) {
-        guard var text = value else { return try bindNull(at: index) }
-        let start = stagedBytes.count
-        text.withUTF8 { stagedBytes.append(contentsOf: $0) }
-        guard stagedBytes.count - start <= Int(Int32.max) else { return try check(SQLITE_TOOBIG, "bind") }
-        stagedTexts.append((index, start, stagedBytes.count - start))
-    }
-
-    /// Binds the staged texts without SQLite copying them and runs the statement to completion.
-    /// The texts are then dropped; their parameters stay bound to the kept buffer until the
-    /// statement is reset, which must come before it is bound or run again.
-    func runStaged() throws(StoreError) {
-        defer {
-            stagedTexts.removeAll(keepingCapacity: true)
-            stagedBytes.removeAll(keepingCapacity: true)
-        }
-        let outcome = stagedBytes.withUnsafeBufferPointer { buffer -> Result<Void, StoreError> in
-            do throws(StoreError) {
-                for text in stagedTexts {
-                    // An empty text needs a pointer all the same: NULL would bind SQL NULL.
-                    guard let base = buffer.baseAddress, text.count > 0 else {
-                        try check(relay_sqlite3_bind_text_transient(handle, text.index, "", 0), "bind")
-                        continue
-                    }
-                    let start = UnsafeRawPointer(base + text.start).assumingMemoryBound(to: CChar.self)
-                    try check(sqlite3_bind_text(handle, text.index, start, Int32(text.count), nil), "bind")
-                }
-                try run()
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
-        }
-        try outcome.get()
-    }
-
     /// Binds an optional integer (NULL when nil) to parameter `index` (1-based).
     public func bind(_ value: Int64?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
@@ -147,14 +104,10 @@ public final class Statement {
         while try step() {}
     }
 
-    /// Resets the statement and clears its bindings (and any texts staged but not run) so it can run again.
+    /// Resets the statement and clears its bindings so it can run again.
     public func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
-        if !stagedTexts.isEmpty {
-            stagedTexts.removeAll(keepingCapacity: true)
-            stagedBytes.removeAll(keepingCapacity: true)
-        }
     }
 
     // MARK: - Columns

@@ -113,11 +113,11 @@ final class BatchApplier {
             """
         )
         try run(update, borrowing: body, at: 4) { statement throws(StoreError) in
-            try statement.stage(document.kind, at: 1)
-            try statement.stage(document.id, at: 2)
-            try statement.stage(document.state, at: 3)
-            try statement.stage(document.deviceId, at: 5)
-            try statement.stage(document.bundleId, at: 6)
+            try statement.bind(document.kind, at: 1)
+            try statement.bind(document.id, at: 2)
+            try statement.bind(document.state, at: 3)
+            try statement.bind(document.deviceId, at: 5)
+            try statement.bind(document.bundleId, at: 6)
             try Self.bind(embedded, at: 7, statement)
         }
         if database.changes == 1 { return }
@@ -132,11 +132,11 @@ final class BatchApplier {
             body_offset = excluded.body_offset, body_length = excluded.body_length
             """)
         try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
-            try statement.stage(document.kind, at: 1)
-            try statement.stage(document.id, at: 2)
-            try statement.stage(document.deviceId, at: 3)
-            try statement.stage(document.bundleId, at: 4)
-            try statement.stage(document.state, at: 5)
+            try statement.bind(document.kind, at: 1)
+            try statement.bind(document.id, at: 2)
+            try statement.bind(document.deviceId, at: 3)
+            try statement.bind(document.bundleId, at: 4)
+            try statement.bind(document.state, at: 5)
             try Self.bind(embedded, at: 7, statement)
         }
     }
@@ -169,12 +169,12 @@ final class BatchApplier {
             """)
         try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
-            try statement.stage(event.type, at: 2)
+            try statement.bind(event.type, at: 2)
             try statement.bind(event.at, at: 3)
-            try statement.stage(event.deviceId, at: 4)
-            try statement.stage(event.bundleId, at: 5)
-            try statement.stage(event.activityId, at: 6)
-            try statement.stage(event.alarmId, at: 7)
+            try statement.bind(event.deviceId, at: 4)
+            try statement.bind(event.bundleId, at: 5)
+            try statement.bind(event.activityId, at: 6)
+            try statement.bind(event.alarmId, at: 7)
         }
         lastEventSeq = event.seq
     }
@@ -199,11 +199,11 @@ final class BatchApplier {
             """)
         try run(statement, borrowing: embedded == nil ? push.record : [], at: 8) { statement throws(StoreError) in
             try statement.bind(id, at: 1)
-            try statement.stage(push.apnsId, at: 2)
-            try statement.stage(push.uniqueId, at: 3)
-            try statement.stage(push.token, at: 4)
-            try statement.stage(push.channelId, at: 5)
-            try statement.stage(push.bundleId, at: 6)
+            try statement.bind(push.apnsId, at: 2)
+            try statement.bind(push.uniqueId, at: 3)
+            try statement.bind(push.token, at: 4)
+            try statement.bind(push.channelId, at: 5)
+            try statement.bind(push.bundleId, at: 6)
             try statement.bind(push.receivedAt, at: 7)
             try Self.bind(embedded, at: 9, statement)
         }
@@ -324,9 +324,8 @@ final class BatchApplier {
         try statement.run()
     }
 
-    /// Runs a held statement: `bind` binds its parameters, texts through `Statement.stage`, and
-    /// `blob` (the large value: a document body, event data, a push record) is bound at `index`;
-    /// SQLite copies none of them.
+    /// Like `run(_:bind:)`, with `blob` (the large value: a document body, event data, a push
+    /// record) bound at `index` without SQLite copying it.
     private func run(
         _ statement: Statement, borrowing blob: [UInt8], at index: Int32,
         bind: (Statement) throws(StoreError) -> Void
@@ -336,7 +335,7 @@ final class BatchApplier {
             do throws(StoreError) {
                 try bind(statement)
                 try statement.bindBorrowed(bytes, at: index)
-                try statement.runStaged()
+                try statement.run()
                 return .success(())
             } catch {
                 return .failure(error)

@@ -1,4 +1,4 @@
-@testable import RelayStore
+import RelayStore
 import XCTest
 
 final class DatabaseTests: XCTestCase {
@@ -92,40 +92,6 @@ final class DatabaseTests: XCTestCase {
             XCTAssertEqual(got.2, want.2)
             XCTAssertEqual(got.3, want.3)
         }
-    }
-
-    func testStagedTextsBindLikeCopiedOnesAndDoNotOutliveAReset() throws {
-        let database = try Database(path: directory.file("a.db"))
-        try database.execute("CREATE TABLE t (a TEXT, b TEXT, c TEXT)")
-        let statement = try database.prepare("INSERT INTO t VALUES (?1, ?2, ?3)")
-        let rows: [(String?, String?, String?)] = [
-            ("", nil, "héllo \u{1F600}\0tail"),
-            (String(repeating: "long ", count: 400), "b", ""),
-            ("x", "y", nil),
-        ]
-        for row in rows {
-            try statement.stage(row.0, at: 1)
-            try statement.stage(row.1, at: 2)
-            try statement.stage(row.2, at: 3)
-            try statement.runStaged()
-            statement.reset()
-        }
-        // Texts staged and then abandoned (a failed bind, say) are gone after the reset.
-        try statement.stage("abandoned", at: 1)
-        statement.reset()
-        try statement.stage("p", at: 2)
-        try statement.runStaged()
-        statement.reset()
-        let read = try database.withStatement("SELECT a, b, c FROM t ORDER BY rowid") { statement throws(StoreError) in
-            var out: [[String?]] = []
-            while try statement.step() { out.append([statement.text(0), statement.text(1), statement.text(2)]) }
-            return out
-        }
-        XCTAssertEqual(read, rows.map { [$0.0, $0.1, $0.2] } + [[nil, "p", nil]])
-        XCTAssertEqual(
-            try database.withStatement("SELECT typeof(a) FROM t WHERE rowid = 1") { statement throws(StoreError) in
-                try statement.step() ? statement.text(0) : nil
-            }, "text", "an empty text stays text, not NULL")
     }
 
     func testErrorsCarrySQLiteCodeAndMessage() throws {
