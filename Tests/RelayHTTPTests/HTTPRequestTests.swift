@@ -6,6 +6,15 @@ final class HTTPRequestTests: XCTestCase {
         let parts = HTTPRequest.splitTarget("/v1/pushes?token=ab?c&limit=5")
         XCTAssertEqual(parts.path, "/v1/pushes")
         XCTAssertEqual(parts.query, "token=ab?c&limit=5")
+        for (target, path, query) in [
+            ("", "", ""), ("?", "", ""), ("?a=1", "", "a=1"), ("/x?", "/x", ""), ("/é/ü?q=ö", "/é/ü", "q=ö"),
+            ("/3/device/" + String(repeating: "ab", count: 40), "/3/device/" + String(repeating: "ab", count: 40), ""),
+            ("/short", "/short", ""),
+        ] {
+            let parts = HTTPRequest.splitTarget(target)
+            XCTAssertEqual(parts.path, path, target)
+            XCTAssertEqual(parts.query, query, target)
+        }
     }
 
     func testQueryItemsArePercentDecoded() {

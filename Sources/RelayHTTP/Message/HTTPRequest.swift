@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// A complete request as the routes see it, whichever HTTP version carried it.
 public struct HTTPRequest: Sendable {
     /// `GET`, `POST`, ... exactly as sent.
@@ -24,8 +28,17 @@ public struct HTTPRequest: Sendable {
     /// Splits a request target such as `/v1/pushes?limit=5` into path and query.
     public static func splitTarget(_ target: String) -> (path: String, query: String) {
         // A byte search: `firstIndex(of: Character)` walks grapheme clusters, which cost more than
-        // the rest of a request's parsing.
-        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+        // the rest of a request's parsing, and even the UTF-8 view's generic search took about
+        // thirty instructions a byte; `memchr` over the contiguous bytes takes a few.
+        var text = target
+        let offset = text.withUTF8 { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else {
+                return nil
+            }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        guard let offset else { return (target, "") }
+        let mark = target.utf8.index(target.utf8.startIndex, offsetBy: offset)
         return (String(target[..<mark]), String(target[target.utf8.index(after: mark)...]))
     }
 
