@@ -114,16 +114,18 @@ struct HTTP2RequestHead: Sendable {
             return nil
         }
         if let fault { throw malformed(streamID, fault) }
-        // Only names as long as a connection-specific one can be one (the set is hashed rarely).
+        if name.utf8.count == 2, name == "te", value.lowercased() != "trailers" {
+            throw malformed(streamID, "TE field with a value other than trailers")
+        }
+        guard !isConnectionSpecific(name) else { throw malformed(streamID, "connection-specific field") }
+    }
+
+    /// Whether `name` is in `connectionSpecific`. Only a name as long as one of them can be one,
+    /// so the set is hashed rarely (this runs for every field of every request and response).
+    static func isConnectionSpecific(_ name: String) -> Bool {
         switch name.utf8.count {
-        case 2:
-            if name == "te" && value.lowercased() != "trailers" {
-                throw malformed(streamID, "TE field with a value other than trailers")
-            }
-        case 7, 10, 16, 17:
-            guard !connectionSpecific.contains(name) else { throw malformed(streamID, "connection-specific field") }
-        default:
-            break
+        case 7, 10, 16, 17: return connectionSpecific.contains(name)
+        default: return false
         }
     }
 

@@ -22,9 +22,9 @@ extension HTTP2ServerConnection {
         else {
             return false
         }
-        var fields: [(name: String, value: String)] = [(":status", String(head.status))]
+        var fields: [(name: String, value: String)] = [(":status", head.status == 200 ? "200" : String(head.status))]
         fields.reserveCapacity(head.headers.count + 1)
-        for field in head.headers where !HTTP2RequestHead.connectionSpecific.contains(field.name) {
+        for field in head.headers where !HTTP2RequestHead.isConnectionSpecific(field.name) {
             fields.append((field.name, field.value))
         }
         var block: [UInt8] = []
