@@ -32,6 +32,22 @@ final class HPACKEncoderTests: XCTestCase {
         XCTAssertEqual(encode(&encoder, [("apns-id", "a")]), [0xBE])
     }
 
+    func testStatusesOfTheStaticTableAreIndexedAndIDsAreSentRaw() throws {
+        var encoder = HPACKEncoder()
+        var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
+        for (status, index) in [("200", 0x88), ("204", 0x89), ("206", 0x8A), ("304", 0x8B), ("400", 0x8C), ("404", 0x8D), ("500", 0x8E)] {
+            XCTAssertEqual(encode(&encoder, [(":status", status)]), [UInt8(index)], status)
+        }
+        let other = encode(&encoder, [(":status", "429")])
+        XCTAssertEqual(other.first, 0x48, "429: a literal naming :status (index 8), added to the table")
+        assertHeaders(try decoder.decode([0x88]), [(":status", "200")], "indexed 200")
+        let id = "0f4e5c3a-7f31-4c55-9d7e-2b8f1a6c0d9e"
+        _ = encode(&encoder, [("apns-id", "first")])
+        let block = encode(&encoder, [("apns-id", id)])
+        // Not indexed, name from the table, then the value's length without the Huffman bit and its bytes.
+        XCTAssertEqual(Array(block.suffix(37)), [36] + Array(id.utf8))
+    }
+
     func testStaticMatchesAreIndexed() {
         var encoder = HPACKEncoder()
         XCTAssertEqual(
