@@ -9,12 +9,13 @@
 # (TLS + HTTP/2, `return 200` on /3/device/, same certificate, same number of workers as relay
 # threads), and the script prints both rates and their ratio.
 #
-#   bench/provider-bench.sh                  # N=20000 C=8 M=32 COUNT=1000 THREADS=2
+#   bench/provider-bench.sh                  # N=20000 C=8 M=32 COUNT=1000 THREADS=2 ROUNDS=3
 #   N=50000 C=16 M=64 bench/provider-bench.sh
 #
-# Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), RELAY (path of the
-# activity-relay binary; default .build/release/activity-relay, built if missing), KEEP=1 keeps the
-# work directory (logs, config), NGINX=0 measures the relay alone (A/B runs of two builds).
+# Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), ROUNDS (relay and nginx
+# runs alternated; the medians are reported), RELAY (path of the activity-relay binary; default
+# .build/release/activity-relay, built if missing), KEEP=1 keeps the work directory (logs,
+# config), NGINX=0 measures the relay alone (A/B runs of two builds).
 # Needs h2load (nghttp2-client), nginx, python3, curl.
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
@@ -25,6 +26,7 @@ M=${M:-32}
 COUNT=${COUNT:-1000}
 THREADS=${THREADS:-2}
 WARMUP=${WARMUP:-2000}
+ROUNDS=${ROUNDS:-3}
 BUNDLE=com.example.bench
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -105,18 +107,32 @@ thread_io() { # one line per thread: TID NAME WRITE_CALLS BYTES_WRITTEN (syscw a
         echo "${task##*/} $(cat "$task/comm") $(awk '/^syscw:/ { c = $2 } /^wchar:/ { b = $2 } END { print c, b }' "$task/io")"
     done 2>/dev/null
 }
-RELAY_CPU_BEFORE=$(cpu_ticks "$RELAY_PID")
-thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
-thread_io "$RELAY_PID" > "$WORK/io-before.txt"
-RELAY_RATE=$(run relay "$WORK/relay-uris.txt" "$N")
-RELAY_CPU_AFTER=$(cpu_ticks "$RELAY_PID")
-thread_ticks "$RELAY_PID" > "$WORK/threads-after.txt"
-thread_io "$RELAY_PID" > "$WORK/io-after.txt"
-[ "${NGINX:-1}" = 1 ] && NGINX_RATE=$(run nginx "$WORK/nginx-uris.txt" "$N")
+# ROUNDS alternated runs (relay, then nginx): this machine's speed drifts between runs, so each
+# round's ratio compares neighbours, and the medians are what the script reports. CPU and I/O
+# are counted over the relay's runs only.
+RELAY_RATES=()
+NGINX_RATES=()
+RELAY_TICKS=0
+: > "$WORK/threads-used.txt"
+: > "$WORK/io-used.txt"
+for round in $(seq 1 "$ROUNDS"); do
+    before=$(cpu_ticks "$RELAY_PID")
+    thread_ticks "$RELAY_PID" > "$WORK/threads-before.txt"
+    thread_io "$RELAY_PID" > "$WORK/io-before.txt"
+    RELAY_RATES+=("$(run "relay-$round" "$WORK/relay-uris.txt" "$N")")
+    RELAY_TICKS=$((RELAY_TICKS + $(cpu_ticks "$RELAY_PID") - before))
+    thread_ticks "$RELAY_PID" | awk 'NR == FNR { t[$1] = $3; k[$1] = $4; next } { print $1, $2, $3 - t[$1], $4 - k[$1] }' \
+        "$WORK/threads-before.txt" - >> "$WORK/threads-used.txt"
+    thread_io "$RELAY_PID" | awk 'NR == FNR { c[$1] = $3; b[$1] = $4; next } { print $1, $2, $3 - c[$1], $4 - b[$1] }' \
+        "$WORK/io-before.txt" - >> "$WORK/io-used.txt"
+    if [ "${NGINX:-1}" = 1 ]; then NGINX_RATES+=("$(run "nginx-$round" "$WORK/nginx-uris.txt" "$N")"); fi
+done
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+RELAY_RATE=$(median "${RELAY_RATES[@]}")
 
 # Every push the relay answered was logged after its commit, with its status.
 ACCEPTED=$(grep -c ' INFO push .* status=200 ' "$WORK/relay.log" || true)
-EXPECTED=$((WARMUP + N))
+EXPECTED=$((WARMUP + N * ROUNDS))
 if [ "$ACCEPTED" -ne "$EXPECTED" ]; then
     echo "provider-bench: the relay logged $ACCEPTED accepted pushes, expected $EXPECTED" >&2
     exit 1
@@ -125,27 +141,28 @@ LAST=$(curl -s --cacert "$DATA/tls-cert.pem" -H "authorization: Bearer $(cat "$D
     "https://localhost:$RELAY_PORT/v1/pushes?limit=1")
 grep -q '"status":200' <<<"$LAST" || { echo "provider-bench: push log: $LAST" >&2; exit 1; }
 
-echo "pushes: $N to $COUNT tokens over $C connections x $M streams, $THREADS threads/workers, $(nproc) cores"
-echo "activity-relay: $RELAY_RATE req/s (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
-awk -v t=$((RELAY_CPU_AFTER - RELAY_CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" -v n="$N" \
+echo "pushes: $N per round x $ROUNDS rounds to $COUNT tokens over $C connections x $M streams, $THREADS threads/workers, $(nproc) cores"
+echo "activity-relay: $RELAY_RATE req/s, median of ${RELAY_RATES[*]} (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
+awk -v t="$RELAY_TICKS" -v hz="$(getconf CLK_TCK)" -v n=$((N * ROUNDS)) \
     'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
 # The same by thread (the store writer is the thread still named after the process).
-awk -v hz="$(getconf CLK_TCK)" -v n="$N" '
-    NR == FNR { before[$1] = $3; beforeKernel[$1] = $4; next }
-    { used[$2] += $3 - before[$1]; kernel[$2] += $4 - beforeKernel[$1] }
+awk -v hz="$(getconf CLK_TCK)" -v n=$((N * ROUNDS)) '
+    { used[$2] += $3; kernel[$2] += $4 }
     END {
         line = "  by thread (of which in the kernel):"
         for (name in used) if (used[name] > 0) line = line sprintf(" %s %.0f us (%.0f)", name, used[name] / hz / n * 1e6, kernel[name] / hz / n * 1e6)
         print line
     }
-' "$WORK/threads-before.txt" "$WORK/threads-after.txt"
+' "$WORK/threads-used.txt"
 # What the store writer (the thread named after the process, with the most CPU) wrote, per push.
-WRITER=$(awk 'NR == FNR { before[$1] = $3; next } { print $3 - before[$1], $1, $2 }' \
-    "$WORK/threads-before.txt" "$WORK/threads-after.txt" | grep -v ' relay-loop-' | sort -rn | awk 'NR == 1 { print $2 }')
-awk -v n="$N" -v tid="$WRITER" '
-    NR == FNR { calls[$1] = $3; bytes[$1] = $4; next }
-    $1 == tid { printf "  store writer: %.2f write calls and %.0f bytes written per push\n", ($3 - calls[$1]) / n, ($4 - bytes[$1]) / n }
-' "$WORK/io-before.txt" "$WORK/io-after.txt"
+WRITER=$(awk '{ used[$1] += $3; name[$1] = $2 } END { for (t in used) print used[t], t, name[t] }' "$WORK/threads-used.txt" \
+    | grep -v ' relay-loop-' | sort -rn | awk 'NR == 1 { print $2 }')
+awk -v n=$((N * ROUNDS)) -v tid="$WRITER" '
+    $1 == tid { calls += $3; bytes += $4 }
+    END { printf "  store writer: %.2f write calls and %.0f bytes written per push\n", calls / n, bytes / n }
+' "$WORK/io-used.txt"
 [ "${NGINX:-1}" = 1 ] || exit 0
-echo "nginx return 200: $NGINX_RATE req/s"
-awk -v r="$RELAY_RATE" -v n="$NGINX_RATE" 'BEGIN { printf "ratio relay/nginx: %.2f\n", r / n }'
+echo "nginx return 200: $(median "${NGINX_RATES[@]}") req/s, median of ${NGINX_RATES[*]}"
+RATIOS=()
+for i in "${!RELAY_RATES[@]}"; do RATIOS+=("$(awk -v r="${RELAY_RATES[$i]}" -v n="${NGINX_RATES[$i]}" 'BEGIN { printf "%.2f", r / n }')"); done
+echo "ratio relay/nginx: $(median "${RATIOS[@]}") (median of the rounds' ratios: ${RATIOS[*]})"
