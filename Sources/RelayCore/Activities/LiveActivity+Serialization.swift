@@ -56,24 +56,23 @@ extension LiveActivity {
             id: String, deviceId: String, bundleId: String, attributesType: String, attributes: JSONValue,
             channelId: String?, startedAt: UnixSeconds, systemEndAt: UnixSeconds
         ) {
-            var first = JSONObjectWriter(capacity: 256)
-            first.member("attributes", attributes)
-            first.member("attributesType", string: attributesType)
-            first.member("bundleId", string: bundleId)
-            first.member("channelId", string: channelId)
-            attributesToChannelId = first.finishMembers()
-            var device = JSONObjectWriter(capacity: 64)
-            device.member("deviceId", string: deviceId)
-            self.deviceId = device.finishMembers()
-            var identifier = JSONObjectWriter(capacity: 64)
-            identifier.member("id", string: id)
-            self.id = identifier.finishMembers()
-            var started = JSONObjectWriter(capacity: 32)
-            started.member("startedAt", number: startedAt)
-            self.startedAt = started.finishMembers()
-            var systemEnd = JSONObjectWriter(capacity: 32)
-            systemEnd.member("systemEndAt", number: systemEndAt)
-            self.systemEndAt = systemEnd.finishMembers()
+            attributesToChannelId = Self.written { writer in
+                writer.member("attributes", attributes)
+                writer.member("attributesType", string: attributesType)
+                writer.member("bundleId", string: bundleId)
+                writer.member("channelId", string: channelId)
+            }
+            self.deviceId = Self.written { $0.member("deviceId", string: deviceId) }
+            self.id = Self.written { $0.member("id", string: id) }
+            self.startedAt = Self.written { $0.member("startedAt", number: startedAt) }
+            self.systemEndAt = Self.written { $0.member("systemEndAt", number: systemEndAt) }
+        }
+
+        /// The members `write` writes, as `JSONObjectWriter.finishMembers()` gives them.
+        private static func written(_ write: (inout JSONObjectWriter) -> Void) -> [UInt8] {
+            var writer = JSONObjectWriter(capacity: 128)
+            write(&writer)
+            return writer.finishMembers()
         }
     }
 }
