@@ -76,6 +76,26 @@ final class HTTP2RequestValidationTests: XCTestCase {
         }
     }
 
+    func testNULCRAndLFAreFoundAtEveryPositionOfALongValue() {
+        // Values are read eight bytes at a time; each position of three words and a tail.
+        let plain = Array("bearer eyJhbGciOiJFUzI1NiIsImtpZCI6".utf8)
+        for position in 0..<plain.count {
+            for forbidden: UInt8 in [0x00, 0x0D, 0x0A] {
+                var value = plain
+                value[position] = forbidden
+                var client = HTTP2TestClient.connected()
+                let bytes = client.headers(1, get + [("authorization", String(decoding: value, as: UTF8.self))])
+                XCTAssertEqual(client.send(bytes), [], "byte \(forbidden) at \(position)")
+                XCTAssertEqual(client.read(), ["RST_STREAM 1 PROTOCOL_ERROR"], "byte \(forbidden) at \(position)")
+            }
+        }
+        // Other bytes below 0x20 (a tab) and bytes of 0x80 and more are allowed inside a value.
+        for value in ["a\tb" + String(decoding: plain, as: UTF8.self), "ü é " + String(repeating: "\u{7f}ÿ", count: 9) + "!"] {
+            var client = HTTP2TestClient.connected()
+            XCTAssertEqual(client.send(client.headers(1, get + [("x-value", value)])), ["request 1 GET /"], value)
+        }
+    }
+
     func testRequestCarriesHeadersAndQuery() throws {
         var client = HTTP2TestClient.connected()
         let bytes = client.request(
