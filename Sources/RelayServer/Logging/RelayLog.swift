@@ -122,7 +122,7 @@ public enum RelayLog {
             line.append(UInt8(ascii: " "))
             append(key, to: &line)
             line.append(UInt8(ascii: "="))
-            append(needsQuotes(value) ? quoted(value) : value, to: &line)
+            appendValue(value, to: &line)
         }
         line.append(UInt8(ascii: "\n"))
     }
@@ -132,6 +132,21 @@ public enum RelayLog {
         var text = text
         text.withUTF8 { line.append(contentsOf: $0) }
     }
+
+    /// Appends a field's value, `quoted` when `needsQuotes` says so; a plain value is scanned and
+    /// copied in one pass over its bytes.
+    private static func appendValue(_ value: String, to line: inout [UInt8]) {
+        var text = value
+        let copied = text.withUTF8 { bytes -> Bool in
+            guard !bytes.isEmpty, !bytes.contains(where: needsQuote) else { return false }
+            line.append(contentsOf: bytes)
+            return true
+        }
+        if !copied { append(quoted(value), to: &line) }
+    }
+
+    /// A byte that makes a value need quotes: a control character, a space, `"` or `=`.
+    private static func needsQuote(_ byte: UInt8) -> Bool { byte <= 32 || byte == 34 || byte == 61 }
 
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.debug, event, fields)
@@ -150,10 +165,7 @@ public enum RelayLog {
     /// loop over the UTF-8 bytes: every field of every line goes through here.
     static func needsQuotes(_ value: String) -> Bool {
         if value.isEmpty { return true }
-        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
-            for byte in bytes where byte <= 32 || byte == 34 || byte == 61 { return true }
-            return false
-        }
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in bytes.contains(where: needsQuote) }
         if let found = value.utf8.withContiguousStorageIfAvailable(scan) { return found }
         var copy = value
         return copy.withUTF8(scan)
