@@ -90,13 +90,15 @@ extension HTTP2ServerConnection {
     /// After our END_STREAM: drops a closed stream, or resets with NO_ERROR a stream the client
     /// is still sending on (RFC 9113 §8.1: a complete response may end the request early).
     mutating func finishLocalSide(_ streamID: UInt32) {
-        switch streams[streamID]?.state {
-        case .closed?:
-            streams[streamID] = nil
+        // One lookup: the stream is read and removed through its index.
+        guard let index = streams.index(forKey: streamID) else { return }
+        switch streams.values[index].state {
+        case .closed:
+            streams.remove(at: index)
             closedStreams.record(streamID, .ended)
-        case .halfClosedLocal?:
+        case .halfClosedLocal:
             HTTP2Frame(streamID: streamID, payload: .rstStream(.noError)).encode(into: &controlOutput)
-            streams[streamID] = nil
+            streams.remove(at: index)
             closedStreams.record(streamID, .resetByUs)
         default:
             return

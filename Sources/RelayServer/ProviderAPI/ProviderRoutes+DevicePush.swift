@@ -25,8 +25,13 @@ extension ProviderRoutes {
             apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(
                 http.headers, token: token, redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: payload)
-        let tokenText = Self.deviceTokenText(path: http.path)
-        let bundleID = Self.bundleID(topic: headers["apns-topic"])
+        // What a refusal is filed under; an accepted push has its activity for both.
+        let refusal: (token: String?, bundleID: String?)? =
+            if case .failure = validated {
+                (Self.deviceTokenText(path: http.path), Self.bundleID(topic: headers["apns-topic"]))
+            } else {
+                nil
+            }
         let connection = request.context
         let streamID = request.streamID
 
@@ -37,7 +42,7 @@ extension ProviderRoutes {
                     return emulator.deliver(push, context: pushContext, at: now)
                 case .failure(let error):
                     return emulator.recordRefusal(
-                        error, token: tokenText, bundleId: bundleID, context: pushContext, at: now)
+                        error, token: refusal?.token, bundleId: refusal?.bundleID, context: pushContext, at: now)
                 }
             },
             completion: { outcome in

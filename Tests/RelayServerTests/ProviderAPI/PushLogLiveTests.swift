@@ -86,6 +86,9 @@ final class PushLogLiveTests: XCTestCase {
         let uniqueID = try XCTUnwrap(answers[1].headers["apns-unique-id"])
         XCTAssertEqual(try apnsIDs("uniqueId=\(uniqueID)"), [ids[1]])
         XCTAssertEqual(try apnsIDs("bundleId=com.example.nothing"), [])
+        // A refused push is filed under the token and the app its request named.
+        XCTAssertEqual(try apnsIDs("token=\(String(repeating: "EE", count: 32))"), [ids[3]])
+        XCTAssertTrue(try apnsIDs("bundleId=\(ProviderRelay.bundle)").contains(ids[3]))
         let encodedChannel = try XCTUnwrap(channel.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         XCTAssertEqual(try apnsIDs("channelId=\(encodedChannel)"), [ids[4]])
 
