@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Decodes HPACK header blocks (RFC 7541) into header lists, one decoder per connection direction.
 ///
 /// Names and values are returned as decoded, not lowercased or validated (the HTTP/2 layer does that);
@@ -14,6 +18,22 @@ public struct HPACKDecoder: Sendable {
     /// Set when we lowered the allowed size below the table's: the next block must start with an update.
     private var sizeUpdateRequired = false
     private var scratch: [UInt8] = []
+    /// Long Huffman-coded literals decoded lately, with the octets that coded them, least recently
+    /// used first out: a client sends the same provider token (`authorization`, which encoders
+    /// never index) with every request, and decoding it again cost more than the rest of the block.
+    private var recentLiterals: [RecentLiteral] = []
+    private var literalUses: UInt64 = 0
+
+    private struct RecentLiteral: Sendable {
+        var coded: [UInt8]
+        var decoded: String
+        var octets: Int
+        var lastUse: UInt64
+    }
+
+    /// Huffman-coded literals at least this long are remembered, up to `recentLiteralCount` of them.
+    static let recentLiteralMinimum = 48
+    static let recentLiteralCount = 4
 
     /// The largest decoded header list accepted, counted as the sum of name + value + 32 per field.
     public var maxHeaderListSize: Int
@@ -135,8 +155,39 @@ public struct HPACKDecoder: Sendable {
         guard huffman else {
             return (String(decoding: block[range], as: UTF8.self), length)
         }
+        guard length >= Self.recentLiteralMinimum else {
+            scratch.removeAll(keepingCapacity: true)
+            try HPACKHuffman.decode(block, range: range, into: &scratch)
+            return (String(decoding: scratch, as: UTF8.self), scratch.count)
+        }
+        literalUses += 1
+        if let found = recentLiteral(coding: block, range) {
+            recentLiterals[found].lastUse = literalUses
+            return (recentLiterals[found].decoded, recentLiterals[found].octets)
+        }
         scratch.removeAll(keepingCapacity: true)
         try HPACKHuffman.decode(block, range: range, into: &scratch)
-        return (String(decoding: scratch, as: UTF8.self), scratch.count)
+        let decoded = String(decoding: scratch, as: UTF8.self)
+        let literal = RecentLiteral(
+            coded: Array(block[range]), decoded: decoded, octets: scratch.count, lastUse: literalUses)
+        if recentLiterals.count < Self.recentLiteralCount {
+            recentLiterals.append(literal)
+        } else if let oldest = recentLiterals.indices.min(by: { recentLiterals[$0].lastUse < recentLiterals[$1].lastUse }) {
+            recentLiterals[oldest] = literal
+        }
+        return (decoded, scratch.count)
+    }
+
+    /// The index of the remembered literal coded by exactly `block[range]`, if there is one.
+    private func recentLiteral(coding block: [UInt8], _ range: Range<Int>) -> Int? {
+        block.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress else { return nil }
+            return recentLiterals.firstIndex { literal in
+                literal.coded.count == range.count
+                    && literal.coded.withUnsafeBufferPointer { coded in
+                        coded.baseAddress.map { memcmp($0, base + range.lowerBound, range.count) == 0 } ?? false
+                    }
+            }
+        }
     }
 }

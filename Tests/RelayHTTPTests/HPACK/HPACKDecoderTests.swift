@@ -37,6 +37,36 @@ final class HPACKDecoderTests: XCTestCase {
         }
     }
 
+    func testLongHuffmanLiteralsDecodeTheSameWhenTheyRepeat() throws {
+        // A provider token sent with every request, paths that change, and more long values than
+        // the decoder remembers, in an order that reuses and evicts them.
+        var encoder = HPACKEncoder()
+        var decoder = HPACKDecoder()
+        var generator = SplitMix64(seed: 7)
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.")
+        func text(_ count: Int) -> String {
+            String((0..<count).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] })
+        }
+        let tokens = (0..<6).map { _ in "bearer " + text(180) }
+        for round in 0..<200 {
+            let token = tokens[round % 3 == 0 ? Int(generator.next() % 6) : 0]
+            let fields: [(String, String)] = [
+                (":method", "POST"), (":path", "/3/device/" + text(64)), ("authorization", token),
+                ("x-long", round % 5 == 0 ? text(90) : "short"),
+            ]
+            var block: [UInt8] = []
+            encoder.encode(fields.map { (name: $0.0, value: $0.1) }, into: &block)
+            assertHeaders(try decoder.decode(block), fields, "round \(round)")
+        }
+        // A long value that does not decode is refused every time it comes, never remembered.
+        var bad = hexBytes("10 0d") + Array("authorization".utf8) + [0x80 | 60] + [UInt8](repeating: 0xFF, count: 60)
+        for _ in 0..<2 {
+            XCTAssertEqual(decodeError(bad, decoder: &decoder)?.reason, .huffmanEOS)
+        }
+        bad[bad.count - 1] = 0x00
+        XCTAssertNotNil(decodeError(bad, decoder: &decoder))
+    }
+
     func testNamesAreReturnedAsSent() throws {
         // Literal without indexing, new name "X-Id" (HTTP/2 would reject it; HPACK does not judge).
         var decoder = HPACKDecoder()
