@@ -67,6 +67,7 @@ public struct HPACKDecoder: Sendable {
     /// Decodes one complete header block (HEADERS plus any CONTINUATION payloads, concatenated).
     public mutating func decode(_ block: [UInt8]) throws(HPACKError) -> [(name: String, value: String)] {
         var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(16)  // a request's usual fields, without growing four times
         var index = 0
         var listSize = 0
         var sawField = false

@@ -28,6 +28,7 @@ extension HTTP2ServerConnection {
             fields.append((field.name, field.value))
         }
         var block: [UInt8] = []
+        block.reserveCapacity(128)
         headerEncoder.encode(fields, into: &block)
         writeHeaderBlock(streamID: streamID, block: block, endStream: endStream)
         streams.values[index].headSent = true

@@ -17,14 +17,14 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
         fields.append(HTTPField(name: name, value: value))
     }
 
-    /// Appends a field whose name is known to be lowercase already (HTTP/2 refuses any other),
-    /// without lowercasing it again.
-    mutating func add(lowercaseName name: String, _ value: String) {
+    /// Appends a field whose name is known to be lowercase already (HTTP/2 refuses any other, and
+    /// the relay's own names are), without lowercasing it again.
+    public mutating func add(lowercaseName name: String, _ value: String) {
         fields.append(HTTPField(lowercaseName: name, value: value))
     }
 
     /// Makes room for `count` fields.
-    mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// Replaces every field called `name` with one field.
     public mutating func set(_ name: String, _ value: String) {
@@ -67,7 +67,7 @@ public struct HTTPField: Sendable, Hashable {
     }
 
     /// A field whose name is already lowercase.
-    init(lowercaseName name: String, value: String) {
+    public init(lowercaseName name: String, value: String) {
         self.name = name
         self.value = value
     }

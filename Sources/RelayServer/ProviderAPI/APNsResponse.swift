@@ -10,8 +10,9 @@ enum APNsResponse {
     /// `200` for a device push: `apns-id` and `apns-unique-id`, no body.
     static func accepted(apnsID: String, uniqueID: String) -> HTTPResponse {
         var headers = HTTPHeaders()
-        headers.add("apns-id", apnsID)
-        headers.add("apns-unique-id", uniqueID)
+        headers.reserveCapacity(2)
+        headers.add(lowercaseName: "apns-id", apnsID)
+        headers.add(lowercaseName: "apns-unique-id", uniqueID)
         return HTTPResponse(status: 200, headers: headers)
     }
 
