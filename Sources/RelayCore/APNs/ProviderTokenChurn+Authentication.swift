@@ -12,22 +12,32 @@
 /// 5. The connection rules of `present(_:at:)` (`UnrelatedKeyIdInToken`,
 ///    `429 TooManyProviderTokenUpdates`).
 /// A token that fails any step leaves the connection's state unchanged. Time is the real clock.
+///
+/// The header that last carried the accepted token is remembered (`currentAuthorization`): a
+/// client sends one header for many requests, and the same header again goes straight to step 2
+/// without the token being read out of it.
 extension ProviderTokenChurn {
     /// Authenticates one request's `authorization` header at real time `now`.
     public mutating func authenticate(
         authorization: String?, at now: UnixSeconds, parseJSON: APNsBodyParser,
         verify: (_ token: ProviderToken) -> APNsError?
     ) -> Result<ProviderToken, APNsError> {
+        if let authorization, let current, authorization == currentAuthorization {
+            if let error = current.checkAge(at: now) { return .failure(error) }
+            return .success(current)
+        }
         do throws(APNsError) {
             let raw = try ProviderToken.bearerToken(in: authorization).get()
             if let current = known(raw) {
                 if let error = current.checkAge(at: now) { throw error }
+                currentAuthorization = authorization
                 return .success(current)
             }
             let token = try ProviderToken.parse(token: raw, parseJSON: parseJSON).get()
             if let error = verify(token) { throw error }
             if let error = token.checkAge(at: now) { throw error }
             _ = try present(token, at: now).get()
+            currentAuthorization = authorization
             return .success(token)
         } catch {
             return .failure(error)

@@ -33,6 +33,9 @@ public struct ProviderTokenChurn: Sendable, Hashable {
     public private(set) var acceptedAt: UnixSeconds?
     /// The team bound to the connection by its first accepted token.
     public private(set) var teamID: String?
+    /// The `authorization` header that last carried `current` (see `authenticate`); nil until a
+    /// header has, and again whenever another token is accepted.
+    public internal(set) var currentAuthorization: String?
 
     /// A fresh connection's state.
     public init(minimumInterval: Double = ProviderTokenChurn.defaultMinimumInterval) {
@@ -69,6 +72,7 @@ public struct ProviderTokenChurn: Sendable, Hashable {
             }
         }
         current = token
+        currentAuthorization = nil
         acceptedAt = now
         teamID = token.teamID
         return .success(.accepted)

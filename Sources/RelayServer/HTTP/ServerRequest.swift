@@ -22,9 +22,6 @@ public final class ConnectionContext: @unchecked Sendable {
     /// Provider API requests refused in a row on this connection (any thread). APNs closes a
     /// connection after too many errors; the provider routes count here and reset on success.
     public let providerRefusalsInARow = Atomic<Int>(0)
-    /// The `authorization` header that last carried the accepted provider token, with that token
-    /// (raw): see `ProviderAuthenticator.authenticate`.
-    var lastAuthorization: (header: String, token: String)?
     /// The last token's `authorization` as the push log shows it, with the raw token it is for:
     /// a connection sends one token for many pushes, and writing it out again cost every push.
     private var lastRedactedAuthorization: (raw: String, text: String)?

@@ -18,23 +18,10 @@ struct ProviderAuthenticator: Sendable {
     /// Authenticates one request's `authorization` header on `context`'s connection. A valid
     /// token lifts the connection's one-stream gate. Call on the connection's loop only (the
     /// token state is confined there), i.e. from `RouteGroup.handle`.
-    ///
-    /// The header that last carried the connection's accepted token is remembered: the same
-    /// header again (a client sends one token for many pushes) needs only the token's age
-    /// checked, as `ProviderTokenChurn.authenticate` would after reading the token out of it.
     func authenticate(_ authorization: String?, context: ConnectionContext) -> Result<ProviderToken, APNsError> {
-        if let authorization, let last = context.lastAuthorization, last.header == authorization,
-            let current = context.providerTokens.current, current.raw == last.token
-        {
-            if let error = current.checkAge(at: clock.realNow()) { return .failure(error) }
-            return .success(current)
-        }
         let result = context.providerTokens.authenticate(
             authorization: authorization, at: clock.realNow(), parseJSON: Self.parseJSON, verify: keyring.verify)
-        if case .success(let token) = result, let authorization {
-            context.markTrusted()
-            context.lastAuthorization = (authorization, token.raw)
-        }
+        if case .success = result { context.markTrusted() }
         return result
     }
 

@@ -30,6 +30,34 @@ final class ProviderTokenAuthenticationTests: XCTestCase {
             .expiredProviderToken)
     }
 
+    func testTheHeaderOfTheAcceptedTokenIsRememberedUntilAnotherIsAccepted() {
+        var churn = ProviderTokenChurn()
+        let parse = parser(table: Self.table)
+        let first = "bearer \(Self.jwt("C1"))"
+        let spaced = "bearer   \(Self.jwt("C1"))"
+        let second = "bearer \(Self.jwt("C2"))"
+        let ok: (ProviderToken) -> APNsError? = { _ in nil }
+        XCTAssertNil(reason(churn.authenticate(authorization: first, at: 1_000_100, parseJSON: parse, verify: ok)))
+        XCTAssertEqual(churn.currentAuthorization, first)
+        // The same token in another header is known by its text, and that header is remembered.
+        XCTAssertNil(reason(churn.authenticate(authorization: spaced, at: 1_000_200, parseJSON: parse, verify: ok)))
+        XCTAssertEqual(churn.currentAuthorization, spaced)
+        // A refused token leaves it; another token accepted replaces it.
+        XCTAssertEqual(
+            reason(churn.authenticate(authorization: second, at: 1_000_600, parseJSON: parse, verify: ok)),
+            .tooManyProviderTokenUpdates)
+        XCTAssertEqual(churn.currentAuthorization, spaced)
+        XCTAssertNil(reason(churn.authenticate(authorization: second, at: 1_001_400, parseJSON: parse, verify: ok)))
+        XCTAssertEqual(churn.currentAuthorization, second)
+        // The first header is no longer the accepted token's: the full check refuses the change back.
+        XCTAssertEqual(
+            reason(churn.authenticate(authorization: first, at: 1_001_500, parseJSON: parse, verify: ok)),
+            .tooManyProviderTokenUpdates)
+        XCTAssertEqual(
+            reason(churn.authenticate(authorization: second, at: 1_004_101, parseJSON: parse, verify: ok)),
+            .expiredProviderToken, "the remembered header still has its token aged")
+    }
+
     func testStepsRunInOrderAndFailuresKeepState() {
         var churn = ProviderTokenChurn()
         let parse = parser(table: Self.table)

@@ -4,8 +4,8 @@ import RelayNet
 @testable import RelayServer
 import XCTest
 
-/// `ProviderAuthenticator` remembers the header that carried a connection's accepted token; the
-/// answers must stay those of `ProviderTokenChurn.authenticate` on every request.
+/// A connection's `ProviderTokenChurn` remembers the header that carried its accepted token; the
+/// answers through `ProviderAuthenticator` must stay those of the full check on every request.
 final class ProviderAuthenticatorTests: XCTestCase {
     private var devKey: P256PrivateKey!
     private var authenticator: ProviderAuthenticator!
@@ -34,13 +34,13 @@ final class ProviderAuthenticatorTests: XCTestCase {
         let ageing = try header(iat: now - 3598)
         XCTAssertNil(reason(authenticator.authenticate(ageing, context: context)))
         XCTAssertNil(reason(authenticator.authenticate(ageing, context: context)))
-        XCTAssertEqual(context.lastAuthorization?.header, ageing)
+        XCTAssertEqual(context.providerTokens.currentAuthorization, ageing)
         // The same token with other spacing is known to the churn rules, not by its header.
         let spaced = ageing.replacingOccurrences(of: "bearer ", with: "bearer   ")
         XCTAssertNil(reason(authenticator.authenticate(spaced, context: context)))
         // A different token within 20 minutes is refused and leaves the remembered one in place.
         XCTAssertEqual(reason(authenticator.authenticate(try header(iat: now), context: context)), "TooManyProviderTokenUpdates")
-        XCTAssertEqual(context.lastAuthorization?.header, spaced)
+        XCTAssertEqual(context.providerTokens.currentAuthorization, spaced)
         XCTAssertEqual(reason(authenticator.authenticate(nil, context: context)), "MissingProviderToken")
         Thread.sleep(forTimeInterval: 2.2)
         XCTAssertEqual(reason(authenticator.authenticate(spaced, context: context)), "ExpiredProviderToken")
