@@ -66,10 +66,6 @@ public struct HPACKEncoder: Sendable {
     // MARK: - Representations
 
     private mutating func encode(_ field: HPACKField, into buffer: inout [UInt8]) {
-        if let index = Self.statusIndex(field) {
-            HPACKInteger.encode(index, prefixBits: 7, flags: 0x80, into: &buffer)
-            return
-        }
         if let slot = Self.uniqueValueSlot(field.name) {
             encodeUnique(field, slot: slot, into: &buffer)
             return
@@ -161,22 +157,6 @@ public struct HPACKEncoder: Sendable {
         case 7: return name == "apns-id" ? 0 : nil
         case 14: return name == "apns-unique-id" ? 1 : nil
         case 15: return name == "apns-request-id" ? 2 : name == "apns-channel-id" ? 3 : nil
-        default: return nil
-        }
-    }
-
-    /// The static table's index of a `:status` it holds (entries 8 to 14), found without hashing
-    /// the field: every response has one.
-    private static func statusIndex(_ field: HPACKField) -> Int? {
-        guard field.name == ":status", field.value.utf8.count == 3 else { return nil }
-        switch field.value {
-        case "200": return 8
-        case "204": return 9
-        case "206": return 10
-        case "304": return 11
-        case "400": return 12
-        case "404": return 13
-        case "500": return 14
         default: return nil
         }
     }

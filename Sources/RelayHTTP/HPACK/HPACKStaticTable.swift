@@ -86,8 +86,21 @@ package enum HPACKStaticTable {
         return indices
     }()
 
-    /// The index of an entry holding exactly `name` and `value`.
+    /// The index of an entry holding exactly `name` and `value`. A `:status` (one in every
+    /// response) is found among entries 8 to 14 without hashing the field.
     package static func index(of field: HPACKField) -> Int? {
+        if field.name == ":status" {
+            switch field.value {
+            case "200": return 8
+            case "204": return 9
+            case "206": return 10
+            case "304": return 11
+            case "400": return 12
+            case "404": return 13
+            case "500": return 14
+            default: return nil
+            }
+        }
         if field.value.isEmpty {
             guard let index = nameIndices[field.name], entries[index - 1].value.isEmpty else { return nil }
             return index

@@ -22,7 +22,7 @@ extension HTTP2ServerConnection {
         else {
             return false
         }
-        var fields: [(name: String, value: String)] = [(":status", head.status == 200 ? "200" : String(head.status))]
+        var fields: [(name: String, value: String)] = [(":status", String(head.status))]
         fields.reserveCapacity(head.headers.count + 1)
         for field in head.headers where !HTTP2RequestHead.isConnectionSpecific(field.name) {
             fields.append((field.name, field.value))

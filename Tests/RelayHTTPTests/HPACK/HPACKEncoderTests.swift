@@ -48,6 +48,15 @@ final class HPACKEncoderTests: XCTestCase {
         XCTAssertEqual(Array(block.suffix(37)), [36] + Array(id.utf8))
     }
 
+    func testEveryStaticEntryIsFoundAtItsFirstIndex() {
+        for (offset, entry) in HPACKStaticTable.entries.enumerated() {
+            let first = HPACKStaticTable.entries.firstIndex { $0 == entry }.map { $0 + 1 }
+            XCTAssertEqual(HPACKStaticTable.index(of: HPACKField(name: entry.name, value: entry.value)), first, "\(offset + 1)")
+        }
+        XCTAssertNil(HPACKStaticTable.index(of: HPACKField(name: ":status", value: "429")))
+        XCTAssertNil(HPACKStaticTable.index(of: HPACKField(name: ":status", value: "")))
+    }
+
     func testStaticMatchesAreIndexed() {
         var encoder = HPACKEncoder()
         XCTAssertEqual(
