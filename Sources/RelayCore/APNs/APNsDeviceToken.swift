@@ -55,20 +55,19 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
                 APNsError(
                     .badDeviceToken, "device token is \(utf8.count) characters; at most \(maxBytes * 2) hex digits"))
         }
-        // One pass: the first non-hex byte, and whether any digit is an uppercase letter.
+        // One pass that only ORs each byte's class together (no branch per byte); the first bad
+        // byte's offset is looked for only when there is one.
         let (badOffset, hasUppercase) = APNsASCII.withBytes(text) { bytes -> (Int?, Bool) in
-            var upper = false
-            var offset = 0
-            while offset < bytes.count {
-                let byte = bytes[offset]
-                // A digit, else a letter a-f in either case (bit 5 set makes it lowercase).
-                if byte &- UInt8(ascii: "0") >= 10 {
-                    guard (byte | 0x20) &- UInt8(ascii: "a") < 6 else { return (offset, upper) }
-                    upper = upper || byte & 0x20 == 0
-                }
-                offset += 1
+            let seen = hexClasses.withUnsafeBufferPointer { classes -> UInt8 in
+                var seen: UInt8 = 0
+                for byte in bytes { seen |= classes[Int(byte)] }
+                return seen
             }
-            return (nil, upper)
+            guard seen & HexClass.invalid != 0 else { return (nil, seen & HexClass.uppercase != 0) }
+            let offset = hexClasses.withUnsafeBufferPointer { classes in
+                bytes.firstIndex { classes[Int($0)] & HexClass.invalid != 0 }
+            }
+            return (offset, seen & HexClass.uppercase != 0)
         }
         if let offset = badOffset {
             return .failure(
@@ -86,5 +85,20 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
                     .badDeviceToken, "device token is \(utf8.count / 2) bytes; tokens have at least \(minBytes)"))
         }
         return .success(APNsDeviceToken(validatedHex: hasUppercase ? APNsASCII.lowercased(text) : text))
+    }
+
+    /// The bits of `hexClasses`: a lowercase digit or letter has none.
+    private enum HexClass {
+        static let uppercase: UInt8 = 1
+        static let invalid: UInt8 = 2
+    }
+
+    /// Every byte's `HexClass`: `0`-`9` and `a`-`f` are 0, `A`-`F` uppercase, the rest invalid.
+    private static let hexClasses: [UInt8] = (0...255).map { (byte: Int) -> UInt8 in
+        switch byte {
+        case 0x30...0x39, 0x61...0x66: return 0
+        case 0x41...0x46: return HexClass.uppercase
+        default: return HexClass.invalid
+        }
     }
 }

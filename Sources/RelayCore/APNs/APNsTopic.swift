@@ -106,21 +106,34 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
         APNsASCII.withBytes(text) { isValidBundleID(bytes: $0) }
     }
 
-    /// `isValidBundleID` on bytes.
+    /// `isValidBundleID` on bytes: each byte's class ORed together, and a dot next to a dot
+    /// (an empty component) caught in the same pass, with no branch per byte.
     static func isValidBundleID(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard bytes.count > 0, bytes.count <= maxLength else { return false }
-        var previousWasDot = true  // a leading dot is an empty component
-        for byte in bytes {
-            if byte == UInt8(ascii: ".") {
-                if previousWasDot { return false }
-                previousWasDot = true
-            } else if APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") {
-                previousWasDot = false
-            } else {
-                return false
+        guard let first = bytes.first, let last = bytes.last, bytes.count <= maxLength else { return false }
+        guard first != UInt8(ascii: "."), last != UInt8(ascii: ".") else { return false }
+        return bundleIDClasses.withUnsafeBufferPointer { classes in
+            var seen: UInt8 = 0
+            var previous: UInt8 = 0
+            for byte in bytes {
+                let kind = classes[Int(byte)]
+                seen |= kind | (kind & previous) << 1  // two dots in a row set the invalid bit
+                previous = kind
             }
+            return seen & BundleIDClass.invalid == 0
         }
-        return !previousWasDot
+    }
+
+    /// The bits of `bundleIDClasses`: a letter, digit or `-` has none.
+    private enum BundleIDClass {
+        static let dot: UInt8 = 1
+        static let invalid: UInt8 = 2
+    }
+
+    /// Every byte's `BundleIDClass`.
+    private static let bundleIDClasses: [UInt8] = (0...255).map { (value: Int) -> UInt8 in
+        let byte = UInt8(value)
+        if byte == UInt8(ascii: ".") { return BundleIDClass.dot }
+        return APNsASCII.isAlphanumeric(byte) || byte == UInt8(ascii: "-") ? 0 : BundleIDClass.invalid
     }
 
     /// Where the push-type suffix of ASCII `bytes` starts (the first `.push-type.`, else a legacy

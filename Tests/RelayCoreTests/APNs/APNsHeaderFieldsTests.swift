@@ -67,6 +67,20 @@ final class APNsHeaderFieldsTests: XCTestCase {
         }
     }
 
+    /// Names are found among those of their own length, in any order given, the empty name too.
+    func testKeySetFindsEveryNameAmongOthersOfItsLength() {
+        let names = ["ccc", "a", "bbb", "", "aaa", "dd", "abc", "x-long-name"]
+        let keys = ASCIIKeySet(names)
+        for (position, name) in names.enumerated() {
+            XCTAssertEqual(keys.index(of: name), position, name)
+        }
+        for other in ["b", "aab", "abd", "bbbb", "x-long-nam", "x-long-names", "x-long-namf", String(repeating: "a", count: 40)] {
+            XCTAssertNil(keys.index(of: other), other)
+        }
+        XCTAssertNil(ASCIIKeySet(["a"]).index(of: ""))
+        XCTAssertNil(ASCIIKeySet([]).index(of: "a"))
+    }
+
     /// The byte fast path of `requireLiveActivityBundleID` answers as the checks it replaces.
     func testLiveActivityBundleIDAgreesWithTheTopicRules() {
         let suffix = APNsTopic.liveActivitySuffix

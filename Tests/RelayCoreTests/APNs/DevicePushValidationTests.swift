@@ -309,6 +309,71 @@ final class DevicePushValidationTests: XCTestCase {
         }
     }
 
+    /// The bundle-ID check against its definition, for every byte value at the start, middle and
+    /// end, and for every arrangement of dots and letters up to six bytes.
+    func testBundleIDCheckAgreesWithItsDefinition() {
+        func expected(_ bytes: [UInt8]) -> Bool {
+            guard !bytes.isEmpty, bytes.count <= APNsTopic.maxLength else { return false }
+            let allowed = bytes.allSatisfy { byte in
+                byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            }
+            let components = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+            return allowed && components.allSatisfy { !$0.isEmpty }
+        }
+        func check(_ bytes: [UInt8]) {
+            let text = String(decoding: bytes, as: UTF8.self)
+            XCTAssertEqual(APNsTopic.isValidBundleID(text), expected(Array(text.utf8)), "\(Array(text.utf8))")
+        }
+        let base = Array("com.example.app".utf8)
+        for value in 0...255 {
+            for offset in [0, 3, 7, base.count - 1] {
+                var bytes = base
+                bytes[offset] = UInt8(value)
+                check(bytes)
+            }
+        }
+        let alphabet = Array(".a-".utf8)
+        var arrangements: [[UInt8]] = [[]]
+        for _ in 1...6 {
+            arrangements = arrangements.flatMap { prefix in alphabet.map { prefix + [$0] } }
+            arrangements.forEach(check)
+        }
+        check(Array(repeating: UInt8(ascii: "a"), count: 255))
+        check(Array(repeating: UInt8(ascii: "a"), count: 256))
+    }
+
+    /// Every byte value, at the start, middle and end of a token: hex digits of either case are
+    /// accepted (uppercase made lowercase), anything else is refused naming its offset.
+    func testEveryByteAtEveryPlaceOfAToken() {
+        let base = Array(sampleToken.utf8)
+        for value in 0...255 {
+            let byte = UInt8(value)
+            let isHex = (0x30...0x39).contains(value) || (0x61...0x66).contains(value) || (0x41...0x46).contains(value)
+            for offset in [0, base.count / 2, base.count - 1] {
+                var bytes = base
+                bytes[offset] = byte
+                // A byte of 0x80 or more alone is not UTF-8; the String repairs it into three bytes.
+                let text = String(decoding: bytes, as: UTF8.self)
+                switch APNsDeviceToken.parse(text) {
+                case .success(let token):
+                    XCTAssertTrue(isHex, "byte \(value) at \(offset) was accepted")
+                    var lowered = bytes
+                    if (0x41...0x46).contains(value) { lowered[offset] = byte + 0x20 }
+                    XCTAssertEqual(token.hex, String(decoding: lowered, as: UTF8.self))
+                case .failure(let error):
+                    XCTAssertFalse(isHex, "byte \(value) at \(offset): \(error.message)")
+                    XCTAssertEqual(error.reason, .badDeviceToken)
+                    if value < 0x80 {
+                        XCTAssertTrue(error.message.hasSuffix("at offset \(offset)"), error.message)
+                    }
+                }
+            }
+        }
+    }
+
     func testDeviceTokenAndMessageIDRoundTrip() {
         let token = APNsDeviceToken(bytes: Array(0..<32))
         XCTAssertEqual(token.hex.prefix(8), "00010203")
