@@ -116,14 +116,16 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
             var previous: UInt8 = 0
             for byte in bytes {
                 let kind = classes[Int(byte)]
-                seen |= kind | (kind & previous) << 1  // two dots in a row set the invalid bit
+                // `dot` is the bit below `invalid`, so a dot after a dot shifts into `invalid`.
+                seen |= kind | (kind & previous) << 1
                 previous = kind
             }
             return seen & BundleIDClass.invalid == 0
         }
     }
 
-    /// The bits of `bundleIDClasses`: a letter, digit or `-` has none.
+    /// The bits of `bundleIDClasses`: a letter, digit or `-` has none. `invalid` must stay the bit
+    /// just above `dot` (see `isValidBundleID(bytes:)`).
     private enum BundleIDClass {
         static let dot: UInt8 = 1
         static let invalid: UInt8 = 2
