@@ -80,11 +80,16 @@ if [ "${NGINX:-1}" = 1 ]; then
 fi
 
 # --- load -------------------------------------------------------------------------------------
-run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx
-    local out
+cpu_idle_ticks() { awk '/^cpu / { print $5 + $6, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+run() { # LABEL URIS REQUESTS -> prints req/s, fails unless every request got a 2xx; the machine's
+    # idle share during the run (idle + I/O wait, all cores) goes to $WORK/idle-LABEL.txt
+    local out before after
+    before=$(cpu_idle_ticks)
     out=$(${H2TIME:-} h2load -n "$3" -c "$C" -m "$M" -i "$2" -d "$WORK/payload.json" \
         -H "apns-topic: $BUNDLE.push-type.liveactivity" -H "apns-push-type: liveactivity" \
         -H "apns-priority: 10" -H "authorization: bearer $JWT" 2>&1)
+    after=$(cpu_idle_ticks)
+    echo "$before $after" | awk '{ printf "%.0f\n", ($3 - $1) / ($4 - $2) * 100 }' > "$WORK/idle-$1.txt"
     echo "$out" > "$WORK/h2load-$1.txt"
     if ! grep -q "status codes: $3 2xx" <<<"$out"; then
         echo "provider-bench: $1: not every request got a 2xx:" >&2
@@ -161,8 +166,16 @@ awk -v n=$((N * ROUNDS)) -v tid="$WRITER" '
     $1 == tid { calls += $3; bytes += $4 }
     END { printf "  store writer: %.2f write calls and %.0f bytes written per push\n", calls / n, bytes / n }
 ' "$WORK/io-used.txt"
+idle_of() { for round in $(seq 1 "$ROUNDS"); do cat "$WORK/idle-$1-$round.txt"; done | tr '\n' ' '; }
+echo "  machine idle during the relay's runs (idle + I/O wait, % of all cores): $(idle_of relay)"
+# How many batches (pushes, mostly) shared a commit, from the counts the relay logs when it stops.
+kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
+RELAY_PID=""
+grep -oE 'store.stats commits=[0-9]+ batches=[0-9]+' "$WORK/relay.log" | tail -1 \
+    | awk -F'[= ]' '{ printf "  store writer: %d batches in %d commits, %.1f per commit (setup and warm-up included)\n", $5, $3, $5 / $3 }'
 [ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $(median "${NGINX_RATES[@]}") req/s, median of ${NGINX_RATES[*]}"
+echo "  machine idle during nginx's runs: $(idle_of nginx)"
 RATIOS=()
 for i in "${!RELAY_RATES[@]}"; do RATIOS+=("$(awk -v r="${RELAY_RATES[$i]}" -v n="${NGINX_RATES[$i]}" 'BEGIN { printf "%.2f", r / n }')"); done
 echo "ratio relay/nginx: $(median "${RATIOS[@]}") (median of the rounds' ratios: ${RATIOS[*]})"
