@@ -27,16 +27,25 @@ struct EmbeddedRecord: Equatable {
         return nil
     }
 
-    /// The first offset at which `needle` (not empty) occurs in `haystack`. A record fills most of
-    /// its event, so there are few places to try, each settled by its first and last bytes or `memcmp`.
-    private static func offset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
-        guard let needleBase = needle.baseAddress, let base = haystack.baseAddress, needle.count <= haystack.count
+    /// The first offset at which `needle` occurs in `haystack` (nil for an empty needle). A record fills most of
+    /// its event, so there are few places to try: `memchr` jumps from one occurrence of the
+    /// record's first byte (a `{`, rare in JSON) to the next, each settled by the last byte or
+    /// `memcmp`. An event that does not hold the record is passed over at `memchr`'s speed.
+    static func offset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer) -> Int? {
+        guard let needleBase = needle.baseAddress, let base = haystack.baseAddress, !needle.isEmpty,
+            needle.count <= haystack.count
         else { return nil }
-        let first = needle[0]
+        let first = Int32(needle[0])
         let last = needle[needle.count - 1]
-        for start in 0...(haystack.count - needle.count)
-        where haystack[start] == first && haystack[start + needle.count - 1] == last {
-            if memcmp(base + start, needleBase, needle.count) == 0 { return start }
+        let lastStart = haystack.count - needle.count
+        var start = 0
+        while start <= lastStart {
+            guard let found = memchr(base + start, first, lastStart - start + 1) else { return nil }
+            let candidate = base.distance(to: UnsafeRawPointer(found))
+            if haystack[candidate + needle.count - 1] == last, memcmp(base + candidate, needleBase, needle.count) == 0 {
+                return candidate
+            }
+            start = candidate + 1
         }
         return nil
     }
