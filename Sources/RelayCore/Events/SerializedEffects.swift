@@ -135,7 +135,6 @@ extension RelayEvent {
         return out.bytes()
     }
 
-    /// What one member of an event's `data` is written from.
     /// The subject keys the emulator uses, in the order `serializedDataInUsualShape` tells them apart.
     private static let usualSubjectKeys = ASCIIKeySet(["activity", "alarm", "push"])
 
@@ -184,6 +183,7 @@ extension RelayEvent {
         return out.bytes()
     }
 
+    /// What one member of an event's `data` is written from.
     private enum DataPiece {
         case subject, seq, type, at, deviceId
         case extra(JSONValue)

@@ -48,6 +48,9 @@ package enum HPACKHuffman {
         }
     }
 
+    /// Decodes the Huffman string in `bytes[range]`, appending the symbols to `output`.
+    /// Fails on EOS, on padding longer than 7 bits, and on padding that is not all ones; errors carry the
+    /// offset of the string's first octet.
     package static func decode(
         _ bytes: [UInt8], range: Range<Int>, into output: inout [UInt8]
     ) throws(HPACKError) {

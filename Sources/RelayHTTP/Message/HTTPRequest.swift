@@ -30,8 +30,7 @@ public struct HTTPRequest: Sendable {
         // A byte search: `firstIndex(of: Character)` walks grapheme clusters, which cost more than
         // the rest of a request's parsing, and even the UTF-8 view's generic search took about
         // thirty instructions a byte; `memchr` over the contiguous bytes takes a few.
-        var text = target
-        let offset = text.withUTF8 { bytes -> Int? in
+        let offset = UTF8Bytes.with(target) { bytes -> Int? in
             guard let base = bytes.baseAddress, let found = memchr(base, Int32(UInt8(ascii: "?")), bytes.count) else {
                 return nil
             }
