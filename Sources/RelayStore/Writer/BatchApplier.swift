@@ -56,22 +56,15 @@ final class BatchApplier {
         // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
         for case .appendEvent(let event) in batch.writes { events.append(event) }
-        for write in batch.writes {
-            switch write {
-            case .upsertDocument(let document):
-                try upsert(document, embeddedIn: EmbeddedRecord.find(document.body, in: events))
-            case .appendPush(let push):
-                try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
-            default:
-                try apply(write)
-            }
-        }
+        for write in batch.writes { try apply(write, carriedBy: events) }
     }
 
-    private func apply(_ write: StoreBatch.Write) throws(StoreError) {
+    /// Applies one write; a document body or push record that one of `events` carries is stored
+    /// as a reference to it.
+    private func apply(_ write: StoreBatch.Write, carriedBy events: [StoredEvent]) throws(StoreError) {
         switch write {
         case .upsertDocument(let document):
-            try upsert(document, embeddedIn: nil)
+            try upsert(document, embeddedIn: EmbeddedRecord.find(document.body, in: events))
         case .deleteDocument(let kind, let id):
             try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
@@ -80,7 +73,7 @@ final class BatchApplier {
         case .appendEvent(let event):
             try append(event)
         case .appendPush(let push):
-            try append(push, embeddedIn: nil)
+            try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
         case .setMeta(let key, let value):
             try setMeta(key, value)
         case .deleteMeta(let key):
