@@ -1,19 +1,40 @@
 /// The checked `apns-*` headers of a device push (`POST /3/device/<token>`).
 public struct DevicePushHeaders: Sendable, Hashable {
     /// `apns-topic` as sent.
-    public var topic: APNsTopic
+    public var topic: APNsTopic {
+        get { members.value.topic }
+        set { members.value.topic = newValue }
+    }
     /// The bundle ID in front of `.push-type.liveactivity`.
-    public var bundleID: String
+    public var bundleID: String {
+        get { members.value.bundleID }
+        set { members.value.bundleID = newValue }
+    }
     /// `apns-push-type` as sent; nil when omitted (then inferred from the topic).
-    public var pushTypeHeader: APNsPushType?
+    public var pushTypeHeader: APNsPushType? {
+        get { members.value.pushTypeHeader }
+        set { members.value.pushTypeHeader = newValue }
+    }
     /// `apns-id` as sent; nil when omitted (the server generates one for the response).
-    public var apnsID: APNsMessageID?
+    public var apnsID: APNsMessageID? {
+        get { members.value.apnsID }
+        set { members.value.apnsID = newValue }
+    }
     /// `apns-priority` as sent; nil when omitted.
-    public var priorityHeader: APNsPriority?
+    public var priorityHeader: APNsPriority? {
+        get { members.value.priorityHeader }
+        set { members.value.priorityHeader = newValue }
+    }
     /// `apns-expiration`; nil when omitted (APNs' storage policy applies).
-    public var expiration: APNsExpiration?
+    public var expiration: APNsExpiration? {
+        get { members.value.expiration }
+        set { members.value.expiration = newValue }
+    }
     /// `apns-collapse-id`; nil when omitted or empty.
-    public var collapseID: APNsCollapseID?
+    public var collapseID: APNsCollapseID? {
+        get { members.value.collapseID }
+        set { members.value.collapseID = newValue }
+    }
 
     /// Headers as checked by `LiveActivityPushRequest.checkHeaders`.
     public init(
@@ -21,13 +42,24 @@ public struct DevicePushHeaders: Sendable, Hashable {
         apnsID: APNsMessageID? = nil, priorityHeader: APNsPriority? = nil, expiration: APNsExpiration? = nil,
         collapseID: APNsCollapseID? = nil
     ) {
-        self.topic = topic
-        self.bundleID = bundleID
-        self.pushTypeHeader = pushTypeHeader
-        self.apnsID = apnsID
-        self.priorityHeader = priorityHeader
-        self.expiration = expiration
-        self.collapseID = collapseID
+        members = CopyOnWrite(
+            Members(
+                topic: topic, bundleID: bundleID, pushTypeHeader: pushTypeHeader, apnsID: apnsID,
+                priorityHeader: priorityHeader, expiration: expiration, collapseID: collapseID))
+    }
+
+    /// The stored members behind one box (see `CopyOnWrite`): the headers travel inside every
+    /// request and are copied with it.
+    private var members: CopyOnWrite<Members>
+
+    private struct Members: Sendable, Hashable {
+        var topic: APNsTopic
+        var bundleID: String
+        var pushTypeHeader: APNsPushType?
+        var apnsID: APNsMessageID?
+        var priorityHeader: APNsPriority?
+        var expiration: APNsExpiration?
+        var collapseID: APNsCollapseID?
     }
 
     /// The push type in effect: always `liveactivity` once the headers passed the checks.

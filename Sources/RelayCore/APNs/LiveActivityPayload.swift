@@ -12,32 +12,71 @@
 /// A `null` value counts as absent.
 public struct LiveActivityPayload: Sendable, Hashable {
     /// `start`, `update` or `end`.
-    public var event: LiveActivityEvent
+    public var event: LiveActivityEvent {
+        get { members.value.event }
+        set { members.value.event = newValue }
+    }
     /// When the data was generated, Unix seconds. Apple requires it: the system shows only the
     /// newest push and ignores one older than the last it applied.
-    public var timestamp: UnixSeconds?
+    public var timestamp: UnixSeconds? {
+        get { members.value.timestamp }
+        set { members.value.timestamp = newValue }
+    }
     /// The new `ActivityAttributes.ContentState`, as the app would decode it.
-    public var contentState: JSONObject?
+    public var contentState: JSONObject? {
+        get { members.value.contentState }
+        set { members.value.contentState = newValue }
+    }
     /// When the activity becomes stale, Unix seconds.
-    public var staleDate: UnixSeconds?
+    public var staleDate: UnixSeconds? {
+        get { members.value.staleDate }
+        set { members.value.staleDate = newValue }
+    }
     /// For `end`: when to remove the activity (in the past: at once), Unix seconds.
-    public var dismissalDate: UnixSeconds?
+    public var dismissalDate: UnixSeconds? {
+        get { members.value.dismissalDate }
+        set { members.value.dismissalDate = newValue }
+    }
     /// Orders the app's own activities; higher is more prominent.
-    public var relevanceScore: Double?
+    public var relevanceScore: Double? {
+        get { members.value.relevanceScore }
+        set { members.value.relevanceScore = newValue }
+    }
     /// The alert that lights the device; required on `start`.
-    public var alert: LiveActivityAlert?
+    public var alert: LiveActivityAlert? {
+        get { members.value.alert }
+        set { members.value.alert = newValue }
+    }
     /// `start` only: the `ActivityAttributes` type name.
-    public var attributesType: String?
+    public var attributesType: String? {
+        get { members.value.attributesType }
+        set { members.value.attributesType = newValue }
+    }
     /// `start` only: the static attributes.
-    public var attributes: JSONObject?
+    public var attributes: JSONObject? {
+        get { members.value.attributes }
+        set { members.value.attributes = newValue }
+    }
     /// iOS 18 `input-push-token: 1`: the started activity gets an update push token.
-    public var inputPushToken: Bool
+    public var inputPushToken: Bool {
+        get { members.value.inputPushToken }
+        set { members.value.inputPushToken = newValue }
+    }
     /// iOS 18 `input-push-channel`: the started activity subscribes to this broadcast channel.
-    public var inputPushChannel: String?
+    public var inputPushChannel: String? {
+        get { members.value.inputPushChannel }
+        set { members.value.inputPushChannel = newValue }
+    }
     /// Other keys inside `aps`; APNs ignores custom keys there (kept for the push log and hints).
-    public var otherAPSKeys: JSONObject
+    public var otherAPSKeys: JSONObject {
+        get { members.value.otherAPSKeys }
+        set { members.value.otherAPSKeys = newValue }
+    }
     /// Keys beside `aps` (the app's custom data), kept as sent.
-    public var customKeys: JSONObject
+    public var customKeys: JSONObject {
+        get { members.value.customKeys }
+        set { members.value.customKeys = newValue }
+    }
 
     /// A payload built by the relay or a test.
     public init(
@@ -47,18 +86,31 @@ public struct LiveActivityPayload: Sendable, Hashable {
         inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = [:],
         customKeys: JSONObject = [:]
     ) {
-        self.event = event
-        self.timestamp = timestamp
-        self.contentState = contentState
-        self.staleDate = staleDate
-        self.dismissalDate = dismissalDate
-        self.relevanceScore = relevanceScore
-        self.alert = alert
-        self.attributesType = attributesType
-        self.attributes = attributes
-        self.inputPushToken = inputPushToken
-        self.inputPushChannel = inputPushChannel
-        self.otherAPSKeys = otherAPSKeys
-        self.customKeys = customKeys
+        members = CopyOnWrite(
+            Members(
+                event: event, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+                dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
+                attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
+                inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys))
+    }
+
+    /// The stored members behind one box (see `CopyOnWrite`): a payload is copied with its request
+    /// several times per push, and each copy of its JSON and strings cost a retain per member.
+    private var members: CopyOnWrite<Members>
+
+    private struct Members: Sendable, Hashable {
+        var event: LiveActivityEvent
+        var timestamp: UnixSeconds?
+        var contentState: JSONObject?
+        var staleDate: UnixSeconds?
+        var dismissalDate: UnixSeconds?
+        var relevanceScore: Double?
+        var alert: LiveActivityAlert?
+        var attributesType: String?
+        var attributes: JSONObject?
+        var inputPushToken: Bool
+        var inputPushChannel: String?
+        var otherAPSKeys: JSONObject
+        var customKeys: JSONObject
     }
 }

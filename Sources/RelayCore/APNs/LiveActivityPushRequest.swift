@@ -3,17 +3,35 @@
 /// Built by `LiveActivityPushRequest.validate(...)` (see `+Validation` for the order of checks).
 public struct LiveActivityPushRequest: Sendable, Hashable {
     /// The token from `:path`.
-    public var deviceToken: APNsDeviceToken
+    public var deviceToken: APNsDeviceToken {
+        get { parts.value.deviceToken }
+        set { parts.value.deviceToken = newValue }
+    }
     /// The checked headers.
-    public var headers: DevicePushHeaders
+    public var headers: DevicePushHeaders {
+        get { parts.value.headers }
+        set { parts.value.headers = newValue }
+    }
     /// The typed body.
-    public var payload: LiveActivityPayload
+    public var payload: LiveActivityPayload {
+        get { parts.value.payload }
+        set { parts.value.payload = newValue }
+    }
+
+    /// The three parts behind one box (see `CopyOnWrite`): a request is passed along and copied
+    /// several times per push, and each copy of the strings and JSON in its parts cost about ten
+    /// reference-count operations.
+    private var parts: CopyOnWrite<Parts>
+
+    private struct Parts: Sendable, Hashable {
+        var deviceToken: APNsDeviceToken
+        var headers: DevicePushHeaders
+        var payload: LiveActivityPayload
+    }
 
     /// A request from checked parts.
     public init(deviceToken: APNsDeviceToken, headers: DevicePushHeaders, payload: LiveActivityPayload) {
-        self.deviceToken = deviceToken
-        self.headers = headers
-        self.payload = payload
+        parts = CopyOnWrite(Parts(deviceToken: deviceToken, headers: headers, payload: payload))
     }
 
     /// The app the push is for.

@@ -8,11 +8,26 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
 
 /// One document to write (or, with a nil body, to delete) for the emulator's state to survive a restart.
 public struct DocumentWrite: Sendable, Hashable {
-    public var kind: DocumentKind
-    public var id: String
-    public var deviceId: String?
-    public var bundleId: String?
-    public var state: String?
+    public var kind: DocumentKind {
+        get { members.value.kind }
+        set { members.value.kind = newValue }
+    }
+    public var id: String {
+        get { members.value.id }
+        set { members.value.id = newValue }
+    }
+    public var deviceId: String? {
+        get { members.value.deviceId }
+        set { members.value.deviceId = newValue }
+    }
+    public var bundleId: String? {
+        get { members.value.bundleId }
+        set { members.value.bundleId = newValue }
+    }
+    public var state: String? {
+        get { members.value.state }
+        set { members.value.state = newValue }
+    }
     /// The document; nil deletes it. Documents the emulator writes keep the object's value and
     /// build this JSON each time it is read (see `RecordedJSON`); read it once per write.
     public var body: JSONValue? {
@@ -20,14 +35,31 @@ public struct DocumentWrite: Sendable, Hashable {
         set { source = newValue.map(RecordedJSON.json) }
     }
     /// Where `body` comes from; nil deletes the document.
-    var source: RecordedJSON?
+    var source: RecordedJSON? {
+        get { members.value.source }
+        set { members.value.source = newValue }
+    }
+
+    /// The stored members behind one box (see `CopyOnWrite`): a write is copied from the emulator
+    /// to its effects and on to the store batch.
+    private var members: CopyOnWrite<Members>
+
+    private struct Members: Sendable {
+        var kind: DocumentKind
+        var id: String
+        var deviceId: String?
+        var bundleId: String?
+        var state: String?
+        var source: RecordedJSON?
+    }
 
     public init(
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         body: JSONValue?
     ) {
         self.init(
-            kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state, source: body.map(RecordedJSON.json))
+            kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state,
+            source: body.map(RecordedJSON.json))
     }
 
     /// A write whose body is built from `source` when read.
@@ -35,12 +67,8 @@ public struct DocumentWrite: Sendable, Hashable {
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         source: RecordedJSON?
     ) {
-        self.kind = kind
-        self.id = id
-        self.deviceId = deviceId
-        self.bundleId = bundleId
-        self.state = state
-        self.source = source
+        members = CopyOnWrite(
+            Members(kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state, source: source))
     }
 
     /// Writes are equal when every member and the body's JSON are, however the body is kept.

@@ -9,12 +9,27 @@ public struct RelayEvent: Sendable, Hashable {
     public var type: RelayEventType
     /// When it happened, on the relay's clock.
     public var at: UnixSeconds
-    public var deviceId: String?
-    public var bundleId: String?
-    public var activityId: String?
-    public var alarmId: String?
+    public var deviceId: String? {
+        get { routing.value.deviceId }
+        set { routing.value.deviceId = newValue }
+    }
+    public var bundleId: String? {
+        get { routing.value.bundleId }
+        set { routing.value.bundleId = newValue }
+    }
+    public var activityId: String? {
+        get { routing.value.activityId }
+        set { routing.value.activityId = newValue }
+    }
+    public var alarmId: String? {
+        get { routing.value.alarmId }
+        set { routing.value.alarmId = newValue }
+    }
     /// The subject's key in `data` (`activity`, `alarm`, `push`, `clock`).
-    public var subjectKey: String
+    public var subjectKey: String {
+        get { routing.value.subjectKey }
+        set { routing.value.subjectKey = newValue }
+    }
     /// The subject in its CONTRACT section 5 shape. Events the emulator records keep the subject's
     /// value and build this JSON each time it is read (see `RecordedJSON`); read it once per event.
     public var subject: JSONValue {
@@ -22,9 +37,25 @@ public struct RelayEvent: Sendable, Hashable {
         set { source = .json(newValue) }
     }
     /// Extra top-level members (for example `reason` on `activity.ended`).
-    public var extra: JSONObject
+    public var extra: JSONObject {
+        get { routing.value.extra }
+        set { routing.value.extra = newValue }
+    }
     /// Where `subject` comes from.
     var source: RecordedJSON
+    /// The members fixed when the event is recorded, behind one box (see `CopyOnWrite`): an event
+    /// is copied a few times on its way to the store and the stream, and each copy of six strings
+    /// and an object cost a dozen reference-count operations.
+    private var routing: CopyOnWrite<Routing>
+
+    private struct Routing: Sendable {
+        var deviceId: String?
+        var bundleId: String?
+        var activityId: String?
+        var alarmId: String?
+        var subjectKey: String
+        var extra: JSONObject
+    }
 
     public init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
@@ -45,13 +76,11 @@ public struct RelayEvent: Sendable, Hashable {
         self.seq = 0
         self.type = type
         self.at = at
-        self.deviceId = deviceId
-        self.bundleId = bundleId
-        self.activityId = activityId
-        self.alarmId = alarmId
-        self.subjectKey = subjectKey
         self.source = source
-        self.extra = extra
+        routing = CopyOnWrite(
+            Routing(
+                deviceId: deviceId, bundleId: bundleId, activityId: activityId, alarmId: alarmId,
+                subjectKey: subjectKey, extra: extra))
     }
 
     /// Events are equal when every member and the subject's JSON are, however the subject is kept.
