@@ -8,6 +8,10 @@ public enum LoggedHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     case object(JSONObject)
     /// Header fields in arrival order, each name once (the caller joins repeated values).
     case fields([(name: String, value: String)])
+    /// A request's own header fields in arrival order, each name once and lowercase, with the
+    /// value of `authorization` logged as the one given here. The log shares the request's array
+    /// instead of copying every field into a new one just to change one value.
+    case redacting([(name: String, value: String)], authorization: String)
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(JSONObject(members: elements.map { (key: $0.0, value: $0.1) }))
@@ -18,7 +22,17 @@ public enum LoggedHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         switch self {
         case .object(let object): return object
         case .fields(let fields): return JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) })
+        case .redacting(let fields, let authorization):
+            return JSONObject(
+                members: fields.map { field in
+                    (key: field.name, value: .string(Self.isAuthorization(field.name) ? authorization : field.value))
+                })
         }
+    }
+
+    /// Whether a lowercase header name is `authorization`.
+    private static func isAuthorization(_ name: String) -> Bool {
+        name.utf8.count == 13 && name == "authorization"
     }
 
     /// Headers are equal when their objects are, however they are kept.
@@ -31,14 +45,27 @@ public enum LoggedHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
         switch self {
         case .object(let object): JSONValue.object(object).write(to: &out)
         case .fields(let fields):
-            out.append(UInt8(ascii: "{"))
-            for (offset, field) in fields.enumerated() {
-                if offset > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(field.name, to: &out)
-                out.append(UInt8(ascii: ":"))
-                JSONWriter.writeString(field.value, to: &out)
-            }
-            out.append(UInt8(ascii: "}"))
+            Self.write(fields, authorization: nil, to: &out)
+        case .redacting(let fields, let authorization):
+            Self.write(fields, authorization: authorization, to: &out)
         }
+    }
+
+    /// Writes `fields` as an object, with `authorization` (when given) as that header's value.
+    private static func write(
+        _ fields: [(name: String, value: String)], authorization: String?, to out: inout JSONOutput
+    ) {
+        out.append(UInt8(ascii: "{"))
+        for offset in fields.indices {
+            if offset > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(fields[offset].name, to: &out)
+            out.append(UInt8(ascii: ":"))
+            if let authorization, isAuthorization(fields[offset].name) {
+                JSONWriter.writeString(authorization, to: &out)
+            } else {
+                JSONWriter.writeString(fields[offset].value, to: &out)
+            }
+        }
+        out.append(UInt8(ascii: "}"))
     }
 }

@@ -46,6 +46,19 @@ enum ProviderRequestRecord {
         return .object(joined)
     }
 
+    /// The headers as `headers(_:token:redactedAuthorization:)` logs them, sharing the request's
+    /// own fields (checked by the APNs rules) when nothing else needs changing: no name sent
+    /// twice and no value to cut. `http` is the same request's headers, for the other cases.
+    static func headers(
+        _ fields: APNsHeaderFields, http: HTTPHeaders, token: ProviderToken?, redactedAuthorization: String? = nil
+    ) -> LoggedHeaders {
+        let plain =
+            fields.firstDuplicateName() == nil
+            && fields.fields.indices.allSatisfy { fields.fields[$0].value.utf8.count <= maxHeaderValueBytes }
+        guard plain else { return headers(http, token: token, redactedAuthorization: redactedAuthorization) }
+        return .redacting(fields.fields, authorization: redactedAuthorization ?? redacted(token))
+    }
+
     /// `authorization` as logged.
     static func redacted(_ token: ProviderToken?) -> String {
         guard let token else { return "(redacted)" }

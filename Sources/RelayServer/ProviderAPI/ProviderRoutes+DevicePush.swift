@@ -22,8 +22,10 @@ extension ProviderRoutes {
                 .value(ProviderRequestRecord.payload(http.body, parsed: nil, discarded: request.bodyTooLarge))
             }
         let pushContext = PushContext(
-            apnsId: apnsID, uniqueId: Self.newID(), headers: ProviderRequestRecord.headers(
-                http.headers, token: token, redactedAuthorization: request.context.redactedAuthorization(token)),
+            apnsId: apnsID, uniqueId: Self.newID(),
+            headers: ProviderRequestRecord.headers(
+                headers, http: http.headers, token: token,
+                redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: payload)
         // What a refusal is filed under; an accepted push has its activity for both.
         let refusal: (token: String?, bundleID: String?)? =

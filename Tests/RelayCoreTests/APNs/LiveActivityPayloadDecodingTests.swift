@@ -134,22 +134,3 @@ final class LiveActivityPayloadDecodingTests: XCTestCase {
         XCTAssertEqual(payload, .value(try JSONValue(parsing: text)))
     }
 }
-
-final class LoggedHeadersTests: XCTestCase {
-    /// Fields are written as the JSON object they stand for, escaping included.
-    func testFieldsWriteTheSameObject() throws {
-        let headers = LoggedHeaders.fields([
-            (name: "apns-topic", value: "com.example.app"), (name: "x-quote", value: "a \"b\" \\ é\n"),
-            (name: "authorization", value: "(redacted)"),
-        ])
-        var out = JSONOutput()
-        headers.write(to: &out)
-        let written = String(decoding: out.bytes(), as: UTF8.self)
-        XCTAssertEqual(try JSONValue(parsing: written), .object(headers.object))
-        XCTAssertEqual(headers, ["apns-topic": "com.example.app", "x-quote": "a \"b\" \\ é\n", "authorization": "(redacted)"])
-        var empty = JSONOutput()
-        LoggedHeaders.fields([]).write(to: &empty)
-        let emptyBytes = empty.bytes()
-        XCTAssertEqual(emptyBytes, Array("{}".utf8))
-    }
-}

@@ -103,6 +103,35 @@ final class ProviderRoutesTests: XCTestCase {
         XCTAssertEqual(fields.map(\.name), ["apns-topic", "authorization", "apns-id"])
         XCTAssertEqual(plain.object, ["apns-topic": "t", "authorization": "(redacted)", "apns-id": "i"])
         XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
+    }
+
+    /// The push path's form: the request's checked fields shared, logged as the form above logs
+    /// them; repeated names and long values fall back to it.
+    func testLoggedHeadersShareTheCheckedFieldsWhenNothingChanges() {
+        let pairs = [("apns-topic", "t"), ("authorization", "bearer secret.jwt.value"), ("apns-id", "i")]
+        let shared = ProviderRequestRecord.headers(
+            APNsHeaderFields(pairs.map { (name: $0.0, value: $0.1) }), http: HTTPHeaders(pairs), token: nil)
+        guard case .redacting(let fields, let authorization) = shared else {
+            return XCTFail("expected the shared fields, got \(shared)")
+        }
+        XCTAssertEqual(fields.map(\.value), ["t", "bearer secret.jwt.value", "i"], "the request's own array")
+        XCTAssertEqual(authorization, "(redacted)")
+        XCTAssertEqual(shared, ProviderRequestRecord.headers(HTTPHeaders(pairs), token: nil))
+        XCTAssertEqual(shared.object, ["apns-topic": "t", "authorization": "(redacted)", "apns-id": "i"])
+
+        for other in [
+            [("apns-topic", "t"), ("x-dup", "1"), ("x-dup", "2")],
+            [("apns-topic", String(repeating: "v", count: ProviderRequestRecord.maxHeaderValueBytes + 1))],
+        ] {
+            let logged = ProviderRequestRecord.headers(
+                APNsHeaderFields(other.map { (name: $0.0, value: $0.1) }), http: HTTPHeaders(other), token: nil)
+            XCTAssertEqual(logged, ProviderRequestRecord.headers(HTTPHeaders(other), token: nil))
+            if case .redacting = logged { XCTFail("\(other.map(\.0)) needs the full form") }
+        }
+    }
+
+    func testTokenPrefixes() {
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
         XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
         XCTAssertEqual(ProviderRequestRecord.prefix("short"), "short")
         // A character cut in two is left out whole.

@@ -54,9 +54,13 @@ struct PushServer {
         let validated = LiveActivityPushRequest.validate(
             method: "POST", path: push.path, headers: fields, body: push.body, authenticate: { _ in nil },
             authorizeBundle: { _ in nil })
-        // As the server logs them: in arrival order, the provider token redacted.
-        let logged = LoggedHeaders.fields(
-            fields.fields.map { (name: $0.name, value: $0.name == "authorization" ? "(redacted)" : $0.value) })
+        // As the server logs them: in arrival order, the provider token redacted; the request's
+        // own fields shared when no name repeats (the workload's values are all short).
+        let logged: LoggedHeaders =
+            fields.firstDuplicateName() == nil
+            ? .redacting(fields.fields, authorization: "(redacted)")
+            : .fields(
+                fields.fields.map { (name: $0.name, value: $0.name == "authorization" ? "(redacted)" : $0.value) })
         let context = PushContext(
             apnsId: fields["apns-id"] ?? ids.uuid(), uniqueId: ids.uuid(), headers: logged,
             payload: validated.isSuccess ? .json(push.body) : .value(Self.logged(push.body)))
