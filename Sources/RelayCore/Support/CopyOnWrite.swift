@@ -2,24 +2,26 @@
 /// the reference is shared: the storage of `Array`, for a struct of our own.
 ///
 /// For values that are copied often on the push path and hold many references (strings, JSON,
-/// arrays): copying such a struct retains every reference it holds, and releasing the copy
+/// arrays), here and in the modules that build on RelayCore: copying such a struct retains every reference it holds, and releasing the copy
 /// releases each again. Behind one box, a copy is one retain and one release, whatever the
 /// value holds. Reads borrow the boxed value; they copy only the member they return.
-struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
+@frozen
+public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     // Unchecked: the box is changed only through `value`'s `_modify`, which first makes it unique
     // to this copy, so no box is ever changed while another copy (or thread) can see it.
-    private final class Box {
-        var value: Value
+    @usableFromInline
+    final class Box {
+        @usableFromInline var value: Value
 
-        init(_ value: Value) { self.value = value }
+        @inlinable init(_ value: Value) { self.value = value }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
-    init(_ value: Value) { box = Box(value) }
+    @inlinable public init(_ value: Value) { box = Box(value) }
 
     /// The members: borrowed when read, copied out of a shared box before a change.
-    var value: Value {
+    @inlinable public var value: Value {
         _read { yield box.value }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
@@ -28,13 +30,15 @@ struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether both hold the same box (and so, without comparing, the same value).
-    func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
+    @inlinable public func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
 }
 
 extension CopyOnWrite: Equatable where Value: Equatable {
-    static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool { lhs.isIdentical(to: rhs) || lhs.value == rhs.value }
+    @inlinable public static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
+        lhs.isIdentical(to: rhs) || lhs.value == rhs.value
+    }
 }
 
 extension CopyOnWrite: Hashable where Value: Hashable {
-    func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
