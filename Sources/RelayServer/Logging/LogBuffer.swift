@@ -16,6 +16,8 @@ final class LogBuffer {
 
     private var bytes: [UInt8] = []
     private var flushScheduled = false
+    /// The time to the second of the thread's latest line, formatted once per second.
+    var seconds = RelayLog.SecondStamp()
 
     private init() { bytes.reserveCapacity(4 * 1024) }
 

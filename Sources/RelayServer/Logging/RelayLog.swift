@@ -65,11 +65,82 @@ public enum RelayLog {
         let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
         let buffer = LogBuffer.current()
         if level < .warning, let (buffer, loop) = buffer {
-            buffer.append(on: loop) { bytes in write(at: time, level, event, fields, to: &bytes) }
+            buffer.append(on: loop) { bytes in
+                write(at: time, level, event, fields, to: &bytes, seconds: &buffer.seconds)
+            }
             return
         }
         buffer?.0.flush()
         writeOut(line(at: time, level, event, fields))
+    }
+
+    /// Writes one line whose fields `fields` appends straight into the line's bytes: for lines
+    /// logged on every request, with no field list built and no strings made for numbers.
+    /// Buffered and ordered as `log` does.
+    public static func log(_ level: Level, _ event: String, fields: (inout LineFields) -> Void) {
+        guard enabled(level) else { return }
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
+        let buffer = LogBuffer.current()
+        if level < .warning, let (buffer, loop) = buffer {
+            buffer.append(on: loop) { bytes in
+                writeHead(at: time, level, event, to: &bytes, seconds: &buffer.seconds)
+                LineFields.appending(to: &bytes, fields)
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            return
+        }
+        buffer?.0.flush()
+        writeOut(line(at: time, level, event, fields: fields))
+    }
+
+    /// The line `log(_:_:fields:)` writes at `time`.
+    static func line(
+        at time: UnixSeconds, _ level: Level, _ event: String, fields: (inout LineFields) -> Void
+    ) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        writeHead(at: time, level, event, to: &line)
+        LineFields.appending(to: &line, fields)
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
+
+    /// The `key=value` fields of a line being written, appended in place.
+    public struct LineFields: ~Copyable {
+        fileprivate var bytes: [UInt8] = []
+
+        /// Runs `fields` on the end of `line`, without copying it.
+        fileprivate static func appending(to line: inout [UInt8], _ fields: (inout LineFields) -> Void) {
+            var writer = LineFields()
+            swap(&writer.bytes, &line)
+            fields(&writer)
+            swap(&writer.bytes, &line)
+        }
+
+        /// ` key=value`, the value quoted as `log` quotes it.
+        public mutating func add(_ key: StaticString, _ value: String) {
+            self.key(key)
+            RelayLog.appendValue(value, to: &bytes)
+        }
+
+        /// ` key=value` for a number, in decimal.
+        public mutating func add(_ key: StaticString, _ value: UInt64) {
+            self.key(key)
+            var divisor: UInt64 = 1
+            while value / divisor >= 10 { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10))
+                divisor /= 10
+            }
+        }
+
+        private mutating func key(_ key: StaticString) {
+            bytes.append(UInt8(ascii: " "))
+            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+            bytes.append(UInt8(ascii: "="))
+        }
     }
 
     /// Writes `bytes` (whole lines) to standard error with as few `write` calls as it takes.
@@ -104,10 +175,30 @@ public enum RelayLog {
         at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>,
         to line: inout [UInt8]
     ) {
-        // `UTCDate.format` ends in `Z`; milliseconds go before it.
-        let date = UTCDate.format(time)
-        append(date, to: &line)
-        line.removeLast()
+        var seconds = SecondStamp()
+        write(at: time, level, event, fields, to: &line, seconds: &seconds)
+    }
+
+    /// `write(at:_:_:_:to:)` with the caller's `SecondStamp`.
+    static func write(
+        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>,
+        to line: inout [UInt8], seconds: inout SecondStamp
+    ) {
+        writeHead(at: time, level, event, to: &line, seconds: &seconds)
+        for (key, value) in fields {
+            line.append(UInt8(ascii: " "))
+            append(key, to: &line)
+            line.append(UInt8(ascii: "="))
+            appendValue(value, to: &line)
+        }
+        line.append(UInt8(ascii: "\n"))
+    }
+
+    /// The time, level and event that begin every line.
+    private static func writeHead(
+        at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp
+    ) {
+        seconds.write(time, to: &line)
         let millis = Int((time - time.rounded(.down)) * 1000)
         line.append(UInt8(ascii: "."))
         line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 100 % 10))
@@ -118,13 +209,32 @@ public enum RelayLog {
         append(level.label, to: &line)
         line.append(UInt8(ascii: " "))
         append(event, to: &line)
-        for (key, value) in fields {
-            line.append(UInt8(ascii: " "))
-            append(key, to: &line)
-            line.append(UInt8(ascii: "="))
-            appendValue(value, to: &line)
+    }
+
+    /// `writeHead` with a stamp of its own (off an event loop, where lines are few).
+    private static func writeHead(at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8]) {
+        var seconds = SecondStamp()
+        writeHead(at: time, level, event, to: &line, seconds: &seconds)
+    }
+
+    /// A line's time to the second (`2026-01-01T00:00:00`), kept by each loop's `LogBuffer`: a
+    /// busy loop writes many lines within one second, and formatting the date cost more than
+    /// the rest of a push's line.
+    struct SecondStamp {
+        private var second = Int64.min
+        private var text: [UInt8] = []
+
+        /// Appends the time of `time` to the second, formatting it only when the second changed.
+        mutating func write(_ time: UnixSeconds, to line: inout [UInt8]) {
+            let second = Int64(time.rounded(.down))
+            if second != self.second {
+                // `UTCDate.format` ends in `Z`; the caller writes milliseconds before its own.
+                var date = UTCDate.format(Double(second))
+                text = date.withUTF8 { Array($0.dropLast()) }
+                self.second = second
+            }
+            line.append(contentsOf: text)
         }
-        line.append(UInt8(ascii: "\n"))
     }
 
     /// Appends `text`'s UTF-8 in one copy (appending the `utf8` view went byte by byte).
@@ -135,7 +245,7 @@ public enum RelayLog {
 
     /// Appends a field's value, `quoted` when `needsQuotes` says so; a plain value is scanned and
     /// copied in one pass over its bytes.
-    private static func appendValue(_ value: String, to line: inout [UInt8]) {
+    fileprivate static func appendValue(_ value: String, to line: inout [UInt8]) {
         var text = value
         let copied = text.withUTF8 { bytes -> Bool in
             guard !bytes.isEmpty, !bytes.contains(where: needsQuote) else { return false }

@@ -107,16 +107,20 @@ extension ProviderRoutes {
 
     /// One line per push: ids to follow it, a 12-character token prefix and what happened.
     static func logPush(_ record: PushRecord, connection: ConnectionContext, streamID: UInt32) {
-        guard RelayLog.enabled(.info) else { return }
-        RelayLog.info(
-            "push",
-            [
-                "conn": String(connection.id), "stream": String(streamID), "apnsId": record.apnsId,
-                "uniqueId": record.uniqueId,
-                record.channelId == nil ? "token" : "channel": ProviderRequestRecord.prefix(
-                    record.channelId ?? record.token),
-                "status": String(record.status), "reason": record.reason ?? "-", "outcome": record.outcome.rawValue,
-                "activity": record.activityId ?? "-",
-            ])
+        RelayLog.log(.info, "push") { line in
+            line.add("conn", UInt64(connection.id))
+            line.add("stream", UInt64(streamID))
+            line.add("apnsId", record.apnsId)
+            line.add("uniqueId", record.uniqueId)
+            if let channel = record.channelId {
+                line.add("channel", ProviderRequestRecord.prefix(channel))
+            } else {
+                line.add("token", ProviderRequestRecord.prefix(record.token))
+            }
+            line.add("status", UInt64(clamping: record.status))
+            line.add("reason", record.reason ?? "-")
+            line.add("outcome", record.outcome.rawValue)
+            line.add("activity", record.activityId ?? "-")
+        }
     }
 }
