@@ -1,18 +1,22 @@
 /// A request's decoded header list after the checks of RFC 9113 §8.2 and §8.3.1. Anything that
 /// fails is a malformed request: a stream error of type PROTOCOL_ERROR.
-struct HTTP2RequestHead: Sendable {
+///
+/// A class, immutable once validated: the head rides in its stream, and the stream is copied in
+/// and out of the connection's table, where copying four strings and the header list cost a
+/// dozen reference-count operations each time.
+final class HTTP2RequestHead: Sendable {
     /// `:method`.
-    var method: String
+    let method: String
     /// `:path`, or empty for CONNECT (which has none).
-    var path: String
+    let path: String
     /// `:scheme`, absent only for CONNECT.
-    var scheme: String?
+    let scheme: String?
     /// `:authority`, or the Host header when `:authority` is absent.
-    var authority: String?
+    let authority: String?
     /// The regular fields, in order.
-    var headers: HTTPHeaders
+    let headers: HTTPHeaders
     /// The declared content-length, which the DATA frames must match.
-    var contentLength: Int?
+    let contentLength: Int?
 
     /// Header names that are meaningful only to a single HTTP/1.1 connection (RFC 9113 §8.2.2).
     static let connectionSpecific: Set<String> = [

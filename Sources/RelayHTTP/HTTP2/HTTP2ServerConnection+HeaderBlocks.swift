@@ -14,8 +14,8 @@ extension HTTP2ServerConnection {
             throw .connection(.protocolError, "even stream id from a client", value: Int(streamID))
         }
         var disposition: HTTP2PendingHeaderBlock.Disposition
-        if let stream = streams[streamID] {
-            if !stream.state.canReceive {
+        if let state = streams[streamID]?.state {
+            if !state.canReceive {
                 disposition = .streamError(.stream(streamID, .streamClosed, "HEADERS after END_STREAM"))
             } else if !endStream {
                 disposition = .streamError(.stream(streamID, .protocolError, "second HEADERS without END_STREAM"))
