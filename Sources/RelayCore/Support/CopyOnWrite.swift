@@ -2,26 +2,28 @@
 /// the reference is shared: the storage of `Array`, for a struct of our own.
 ///
 /// For values that are copied often on the push path and hold many references (strings, JSON,
-/// arrays), here and in the modules that build on RelayCore: copying such a struct retains every reference it holds, and releasing the copy
-/// releases each again. Behind one box, a copy is one retain and one release, whatever the
-/// value holds. Reads borrow the boxed value; they copy only the member they return.
-@frozen
+/// arrays), here and in the modules built on RelayCore: copying such a struct retains every
+/// reference it holds, and releasing the copy releases each again. Behind one box, a copy is one
+/// retain and one release, whatever the value holds. Reads borrow the boxed value; they copy only
+/// the member they return.
 public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     // Unchecked: the box is changed only through `value`'s `_modify`, which first makes it unique
     // to this copy, so no box is ever changed while another copy (or thread) can see it.
-    @usableFromInline
-    final class Box {
-        @usableFromInline var value: Value
+    private final class Box {
+        // Unchecked: a type visible outside the module would otherwise check exclusivity at run
+        // time on every access (a `swift_beginAccess` call, hundreds per push). Each copy reaches
+        // its box only through `value` below, which makes the box unique before changing it.
+        @exclusivity(unchecked) var value: Value
 
-        @inlinable init(_ value: Value) { self.value = value }
+        init(_ value: Value) { self.value = value }
     }
 
-    @usableFromInline var box: Box
+    private var box: Box
 
-    @inlinable public init(_ value: Value) { box = Box(value) }
+    public init(_ value: Value) { box = Box(value) }
 
     /// The members: borrowed when read, copied out of a shared box before a change.
-    @inlinable public var value: Value {
+    public var value: Value {
         _read { yield box.value }
         _modify {
             if !isKnownUniquelyReferenced(&box) { box = Box(box.value) }
@@ -30,15 +32,15 @@ public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether both hold the same box (and so, without comparing, the same value).
-    @inlinable public func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
+    public func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
 }
 
 extension CopyOnWrite: Equatable where Value: Equatable {
-    @inlinable public static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
+    public static func == (lhs: CopyOnWrite, rhs: CopyOnWrite) -> Bool {
         lhs.isIdentical(to: rhs) || lhs.value == rhs.value
     }
 }
 
 extension CopyOnWrite: Hashable where Value: Hashable {
-    @inlinable public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(value) }
 }
