@@ -40,7 +40,9 @@ extension DeviceEmulator {
     /// (`BadDeviceToken`), another app's token (`DeviceTokenNotForTopic`), an ended activity
     /// (`410 Unregistered` with the end time), a burst to one token (`429 TooManyRequests`) and,
     /// in strict budget mode, an update over budget (`429 TooManyRequests`).
-    public mutating func deliver(_ push: LiveActivityPushRequest, context: PushContext, at time: UnixSeconds) -> PushResult {
+    public mutating func deliver(_ push: LiveActivityPushRequest, context: PushContext, at time: UnixSeconds)
+        -> PushResult
+    {
         let now = arrive(at: time)
         let token = push.deviceToken.hex
         var record = PushRecord(
@@ -51,7 +53,8 @@ extension DeviceEmulator {
         var deviceId: String?
         guard let entry = tokens.index(forKey: token) else {
             result = .failure(
-                APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay"))
+                APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay")
+            )
             return finish(consume record, result: result, hints: hints, at: now)
         }
         switch tokens.values[entry].target {
@@ -82,7 +85,8 @@ extension DeviceEmulator {
     /// Completes the record, logs it and emits `push.received` (with `deviceId`, else the device of
     /// the record's activity, if it exists). Takes the record, so that its last use is a move.
     mutating func finish(
-        _ record: consuming PushRecord, result: Result<PushOutcome, APNsError>, hints: [String], deviceId: String? = nil,
+        _ record: consuming PushRecord, result: Result<PushOutcome, APNsError>, hints: [String],
+        deviceId: String? = nil,
         at now: UnixSeconds
     ) -> PushResult {
         var error: APNsError?
@@ -130,7 +134,11 @@ extension DeviceEmulator {
         }
         if let endedAt = activities[position: position].endedAt {
             return .failure(
-                APNsError(.unregistered, "activity \(id) ended at \(UTCDate.format(endedAt)); its token is no longer valid", timestamp: endedAt))
+                APNsError(
+                    .unregistered,
+                    String.joined(
+                        "activity ", id, " ended at ", UTCDate.format(endedAt), "; its token is no longer valid"),
+                    timestamp: endedAt))
         }
         if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
         let payload = push.payload
@@ -158,10 +166,13 @@ extension DeviceEmulator {
                 recordEnd(of: activities[position: position], at: now, cause: "push")
                 return .success(.applied)
             case .ignoredStale(let last):
-                hints.append("timestamp \(Self.text(payload.timestamp)) is older than the last applied update (\(Self.text(last)))")
+                hints.append(
+                    "timestamp \(Self.text(payload.timestamp)) is older than the last applied update (\(Self.text(last)))"
+                )
                 return .success(.ignored)
             case .rejectedEnded(let endedAt):
-                return .failure(APNsError(.unregistered, "activity \(id) already ended", timestamp: endedAt))
+                return .failure(
+                    APNsError(.unregistered, String.joined("activity ", id, " already ended"), timestamp: endedAt))
             case .rejectedTooLarge(let bytes, let limit):
                 return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
             case .rejectedInvalid(let field):
@@ -189,18 +200,22 @@ extension DeviceEmulator {
             emit(.activityUpdated, activity: activity, at: now, extra: Cause.push, recorded: recorded)
             return .success(.applied)
         case .deferred(let until, let reason), .coalesced(let until, let reason):
-            let why = reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
+            let why =
+                reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
             let merged = if case .coalesced = outcome { "; it replaces an earlier held update" } else { "" }
-            hints.append("\(why); held until \(UTCDate.format(until))\(merged)")
+            hints.append(String.joined(why, "; held until ", UTCDate.format(until), merged))
             return .success(.deferred)
         case .refusedOverBudget(let retryAt):
             return .failure(
-                APNsError(.tooManyRequests, "update budget spent (strict mode); next update allowed at \(UTCDate.format(retryAt))"))
+                APNsError(
+                    .tooManyRequests,
+                    "update budget spent (strict mode); next update allowed at \(UTCDate.format(retryAt))"))
         case .ignoredStale(let last):
             hints.append("timestamp is older than the last applied update (\(Self.text(last))); the device ignores it")
             return .success(.ignored)
         case .rejectedEnded(let endedAt):
-            return .failure(APNsError(.unregistered, "activity \(activity.id) has ended", timestamp: endedAt))
+            return .failure(
+                APNsError(.unregistered, String.joined("activity ", activity.id, " has ended"), timestamp: endedAt))
         case .rejectedTooLarge(let bytes, let limit):
             return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
         case .rejectedInvalid(let field):
@@ -227,7 +242,8 @@ extension DeviceEmulator {
     ) -> Result<PushOutcome, APNsError> {
         guard bundleId == push.bundleID else {
             return .failure(
-                APNsError(.deviceTokenNotForTopic, "the push-to-start token belongs to \(bundleId), not \(push.bundleID)"))
+                APNsError(
+                    .deviceTokenNotForTopic, "the push-to-start token belongs to \(bundleId), not \(push.bundleID)"))
         }
         if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
         let payload = push.payload
@@ -254,7 +270,8 @@ extension DeviceEmulator {
         }
         if let channelId = payload.inputPushChannel {
             guard let channel = channels[channelId], channel.bundleId == bundleId else {
-                hints.append("input-push-channel '\(channelId)' is not a channel of \(bundleId); the activity does not start")
+                hints.append(
+                    "input-push-channel '\(channelId)' is not a channel of \(bundleId); the activity does not start")
                 return .success(.dropped)
             }
         }

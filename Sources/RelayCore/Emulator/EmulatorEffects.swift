@@ -111,7 +111,11 @@ public struct EmulatorEffects: Sendable {
     /// True when the command changed nothing durable.
     public var isEmpty: Bool { events.isEmpty && pushRecords.isEmpty && documents.isEmpty }
 
-    mutating func append(_ event: consuming RelayEvent) { events.append(event) }
+    mutating func append(_ event: consuming RelayEvent) {
+        // A push records two or three events: room for four at once, instead of growing twice.
+        if events.capacity == 0 { events.reserveCapacity(4) }
+        events.append(event)
+    }
 
     mutating func append(_ record: consuming PushRecord) { pushRecords.append(record) }
 
@@ -121,6 +125,7 @@ public struct EmulatorEffects: Sendable {
                 documents[index] = document
                 return
             }
+            if documents.capacity == 0 { documents.reserveCapacity(2) }
             documents.append(document)
             if documents.count > Self.scanLimit {
                 for (index, written) in documents.enumerated() {
