@@ -116,10 +116,11 @@ public struct HTTP2ServerConnection: Sendable {
         if !controlOutput.isEmpty { return true }
         guard phase != .closed else { return false }
         return scheduledStreams.contains { id in
-            // Read in place: a copy of the stream would retain its head, body and queued output.
-            guard let index = streams.index(forKey: id), streams.values[index].hasPendingData else { return false }
-            return streams.values[index].bufferedBytes == 0
-                || (streams.values[index].sendWindow.available > 0 && sendWindow.available > 0)
+            // One read of the stream: each read through the table copies it (there is no borrowing
+            // accessor on a dictionary's values), retaining its body and queued output.
+            guard let stream = streams[id], stream.hasPendingData else { return false }
+            return stream.bufferedBytes == 0
+                || (stream.sendWindow.available > 0 && sendWindow.available > 0)
         }
     }
 
