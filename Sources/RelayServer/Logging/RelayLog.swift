@@ -59,24 +59,12 @@ public enum RelayLog {
     /// `LogBuffer` until the end of the pass; warnings and errors (and every line off a loop) are
     /// written at once, after whatever the thread still holds.
     public static func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
-        guard enabled(level) else { return }
-        var spec = timespec()
-        clock_gettime(CLOCK_REALTIME, &spec)
-        let time = Double(spec.tv_sec) + Double(spec.tv_nsec) / 1e9
-        let buffer = LogBuffer.current()
-        if level < .warning, let (buffer, loop) = buffer {
-            buffer.append(on: loop) { bytes in
-                write(at: time, level, event, fields, to: &bytes, seconds: &buffer.seconds)
-            }
-            return
-        }
-        buffer?.0.flush()
-        writeOut(line(at: time, level, event, fields))
+        log(level, event) { line in line.add(fields) }
     }
 
     /// Writes one line whose fields `fields` appends straight into the line's bytes: for lines
     /// logged on every request, with no field list built and no strings made for numbers.
-    /// Buffered and ordered as `log` does.
+    /// Buffered and ordered as `log(_:_:_:)` says.
     public static func log(_ level: Level, _ event: String, fields: (inout LineFields) -> Void) {
         guard enabled(level) else { return }
         var spec = timespec()
@@ -85,9 +73,7 @@ public enum RelayLog {
         let buffer = LogBuffer.current()
         if level < .warning, let (buffer, loop) = buffer {
             buffer.append(on: loop) { bytes in
-                writeHead(at: time, level, event, to: &bytes, seconds: &buffer.seconds)
-                LineFields.appending(to: &bytes, fields)
-                bytes.append(UInt8(ascii: "\n"))
+                write(at: time, level, event, to: &bytes, seconds: &buffer.seconds, fields: fields)
             }
             return
         }
@@ -101,10 +87,27 @@ public enum RelayLog {
     ) -> [UInt8] {
         var line: [UInt8] = []
         line.reserveCapacity(256)
-        writeHead(at: time, level, event, to: &line)
+        var seconds = SecondStamp()
+        write(at: time, level, event, to: &line, seconds: &seconds, fields: fields)
+        return line
+    }
+
+    /// The line `log(_:_:_:)` writes at `time`.
+    static func line(
+        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>
+    ) -> [UInt8] {
+        line(at: time, level, event) { line in line.add(fields) }
+    }
+
+    /// Appends the line `log` writes at `time` to `line`, built as bytes (concatenating Strings
+    /// allocated for every piece of it), its date from `seconds`.
+    static func write(
+        at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp,
+        fields: (inout LineFields) -> Void
+    ) {
+        writeHead(at: time, level, event, to: &line, seconds: &seconds)
         LineFields.appending(to: &line, fields)
         line.append(UInt8(ascii: "\n"))
-        return line
     }
 
     /// The `key=value` fields of a line being written, appended in place.
@@ -123,6 +126,16 @@ public enum RelayLog {
         public mutating func add(_ key: StaticString, _ value: String) {
             self.key(key)
             RelayLog.appendValue(value, to: &bytes)
+        }
+
+        /// ` key=value` for each field, in order.
+        public mutating func add(_ fields: KeyValuePairs<String, String>) {
+            for (key, value) in fields {
+                bytes.append(UInt8(ascii: " "))
+                RelayLog.append(key, to: &bytes)
+                bytes.append(UInt8(ascii: "="))
+                RelayLog.appendValue(value, to: &bytes)
+            }
         }
 
         /// ` key=value` for a number, in decimal.
@@ -159,41 +172,6 @@ public enum RelayLog {
         }
     }
 
-    /// The line `log` writes at `time`.
-    static func line(
-        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>
-    ) -> [UInt8] {
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        write(at: time, level, event, fields, to: &line)
-        return line
-    }
-
-    /// Appends the line `log` writes at `time` to `line`, built as bytes: one push logs a line
-    /// with ten fields, and concatenating Strings allocated for every piece of it.
-    static func write(
-        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>,
-        to line: inout [UInt8]
-    ) {
-        var seconds = SecondStamp()
-        write(at: time, level, event, fields, to: &line, seconds: &seconds)
-    }
-
-    /// `write(at:_:_:_:to:)` with the caller's `SecondStamp`.
-    static func write(
-        at time: UnixSeconds, _ level: Level, _ event: String, _ fields: KeyValuePairs<String, String>,
-        to line: inout [UInt8], seconds: inout SecondStamp
-    ) {
-        writeHead(at: time, level, event, to: &line, seconds: &seconds)
-        for (key, value) in fields {
-            line.append(UInt8(ascii: " "))
-            append(key, to: &line)
-            line.append(UInt8(ascii: "="))
-            appendValue(value, to: &line)
-        }
-        line.append(UInt8(ascii: "\n"))
-    }
-
     /// The time, level and event that begin every line.
     private static func writeHead(
         at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp
@@ -209,12 +187,6 @@ public enum RelayLog {
         append(level.label, to: &line)
         line.append(UInt8(ascii: " "))
         append(event, to: &line)
-    }
-
-    /// `writeHead` with a stamp of its own (off an event loop, where lines are few).
-    private static func writeHead(at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8]) {
-        var seconds = SecondStamp()
-        writeHead(at: time, level, event, to: &line, seconds: &seconds)
     }
 
     /// A line's time to the second (`2026-01-01T00:00:00`), kept by each loop's `LogBuffer`: a
@@ -238,7 +210,7 @@ public enum RelayLog {
     }
 
     /// Appends `text`'s UTF-8 in one copy (appending the `utf8` view went byte by byte).
-    private static func append(_ text: String, to line: inout [UInt8]) {
+    fileprivate static func append(_ text: String, to line: inout [UInt8]) {
         var text = text
         text.withUTF8 { line.append(contentsOf: $0) }
     }

@@ -48,7 +48,7 @@ final class RelayLogLineTests: XCTestCase {
         ]
         for time in times {
             var kept: [UInt8] = []
-            RelayLog.write(at: time, .info, "push", ["status": "200"], to: &kept, seconds: &stamp)
+            RelayLog.write(at: time, .info, "push", to: &kept, seconds: &stamp) { line in line.add("status", "200") }
             let fresh = RelayLog.line(at: time, .info, "push", ["status": "200"])
             XCTAssertEqual(String(decoding: kept, as: UTF8.self), String(decoding: fresh, as: UTF8.self), "\(time)")
             XCTAssertEqual(String(decoding: kept, as: UTF8.self), reference(time, .info, "push", ["status": "200"]))
