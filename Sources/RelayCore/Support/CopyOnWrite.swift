@@ -10,9 +10,9 @@ public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     // Unchecked: the box is changed only through `value`'s `_modify`, which first makes it unique
     // to this copy, so no box is ever changed while another copy (or thread) can see it.
     private final class Box {
-        // Unchecked: a type visible outside the module would otherwise check exclusivity at run
-        // time on every access (a `swift_beginAccess` call, hundreds per push). Each copy reaches
-        // its box only through `value` below, which makes the box unique before changing it.
+        // Exclusivity unchecked: for a type visible outside the module Swift would check every
+        // access at run time (a `swift_beginAccess` call each, hundreds per push). No two can
+        // overlap, for the reason given above.
         @exclusivity(unchecked) var value: Value
 
         init(_ value: Value) { self.value = value }

@@ -99,8 +99,8 @@ public enum RelayLog {
         line(at: time, level, event) { line in line.add(fields) }
     }
 
-    /// Appends the line `log` writes at `time` to `line`, built as bytes (concatenating Strings
-    /// allocated for every piece of it), its date from `seconds`.
+    /// Appends the line `log` writes at `time` to `line`, built as bytes rather than by
+    /// concatenating Strings (which allocated for every piece), its date from `seconds`.
     static func write(
         at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp,
         fields: (inout LineFields) -> Void
