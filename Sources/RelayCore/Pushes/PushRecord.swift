@@ -28,9 +28,10 @@ public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringCon
 /// event and back to the caller, and each of those copies is one reference, not a retain of
 /// every string in it.
 public struct PushRecord: Sendable, Hashable {
-    /// The fields, shared between copies until one of them changes.
-    private final class Storage: @unchecked Sendable {
-        // Unchecked: never mutated while shared (`PushRecord` copies it first when not unique).
+    /// The fields, shared between copies until one of them changes (see `CopyOnWrite`).
+    private var storage: CopyOnWrite<Storage>
+
+    private struct Storage: Sendable, Hashable {
         var apnsId: String
         var uniqueId: String
         var receivedAt: UnixSeconds
@@ -45,115 +46,77 @@ public struct PushRecord: Sendable, Hashable {
         var hint: String?
         var activityId: String?
         var responseBody: JSONValue?
-
-        init(
-            apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String?, channelId: String?,
-            bundleId: String?, headers: LoggedHeaders, payload: PushPayload, status: Int, reason: String?,
-            outcome: PushOutcome, hint: String?, activityId: String?, responseBody: JSONValue?
-        ) {
-            self.apnsId = apnsId
-            self.uniqueId = uniqueId
-            self.receivedAt = receivedAt
-            self.token = token
-            self.channelId = channelId
-            self.bundleId = bundleId
-            self.headers = headers
-            self.payload = payload
-            self.status = status
-            self.reason = reason
-            self.outcome = outcome
-            self.hint = hint
-            self.activityId = activityId
-            self.responseBody = responseBody
-        }
-
-        func copy() -> Storage {
-            Storage(
-                apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
-                bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
-                outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody)
-        }
-    }
-
-    private var storage: Storage
-
-    /// The storage, copied first when another record shares it.
-    private var unique: Storage {
-        mutating get {
-            if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
-            return storage
-        }
     }
 
     public var apnsId: String {
-        get { storage.apnsId }
-        set { unique.apnsId = newValue }
+        get { storage.value.apnsId }
+        set { storage.value.apnsId = newValue }
     }
     public var uniqueId: String {
-        get { storage.uniqueId }
-        set { unique.uniqueId = newValue }
+        get { storage.value.uniqueId }
+        set { storage.value.uniqueId = newValue }
     }
     public var receivedAt: UnixSeconds {
-        get { storage.receivedAt }
-        set { unique.receivedAt = newValue }
+        get { storage.value.receivedAt }
+        set { storage.value.receivedAt = newValue }
     }
     public var token: String? {
-        get { storage.token }
-        set { unique.token = newValue }
+        get { storage.value.token }
+        set { storage.value.token = newValue }
     }
     public var channelId: String? {
-        get { storage.channelId }
-        set { unique.channelId = newValue }
+        get { storage.value.channelId }
+        set { storage.value.channelId = newValue }
     }
     public var bundleId: String? {
-        get { storage.bundleId }
-        set { unique.bundleId = newValue }
+        get { storage.value.bundleId }
+        set { storage.value.bundleId = newValue }
     }
     /// Request headers as sent, each a string (authorization redacted by the caller).
     public var headers: JSONObject {
-        get { storage.headers.object }
-        set { unique.headers = .object(newValue) }
+        get { storage.value.headers.object }
+        set { storage.value.headers = .object(newValue) }
     }
     /// The headers as the record keeps them (possibly the request's fields).
     public var loggedHeaders: LoggedHeaders {
-        get { storage.headers }
-        set { unique.headers = newValue }
+        get { storage.value.headers }
+        set { storage.value.headers = newValue }
     }
     /// The payload as JSON, or as a string when it was not valid JSON.
     public var payload: JSONValue {
-        get { storage.payload.value }
-        set { unique.payload = .value(newValue) }
+        get { storage.value.payload.value }
+        set { storage.value.payload = .value(newValue) }
     }
     /// The payload as the record keeps it (possibly the body's bytes).
     public var loggedPayload: PushPayload {
-        get { storage.payload }
-        set { unique.payload = newValue }
+        get { storage.value.payload }
+        set { storage.value.payload = newValue }
     }
     public var status: Int {
-        get { storage.status }
-        set { unique.status = newValue }
+        get { storage.value.status }
+        set { storage.value.status = newValue }
     }
     public var reason: String? {
-        get { storage.reason }
-        set { unique.reason = newValue }
+        get { storage.value.reason }
+        set { storage.value.reason = newValue }
     }
     public var outcome: PushOutcome {
-        get { storage.outcome }
-        set { unique.outcome = newValue }
+        get { storage.value.outcome }
+        set { storage.value.outcome = newValue }
     }
     /// A human hint where the sender likely erred; nil when nothing looks off.
     public var hint: String? {
-        get { storage.hint }
-        set { unique.hint = newValue }
+        get { storage.value.hint }
+        set { storage.value.hint = newValue }
     }
     public var activityId: String? {
-        get { storage.activityId }
-        set { unique.activityId = newValue }
+        get { storage.value.activityId }
+        set { storage.value.activityId = newValue }
     }
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
     public var responseBody: JSONValue? {
-        get { storage.responseBody }
-        set { unique.responseBody = newValue }
+        get { storage.value.responseBody }
+        set { storage.value.responseBody = newValue }
     }
 
     public init(
@@ -178,36 +141,11 @@ public struct PushRecord: Sendable, Hashable {
     ) {
         let payload = loggedPayload
         let headers = loggedHeaders
-        storage = Storage(
-            apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
-            bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason, outcome: outcome,
-            hint: hint, activityId: activityId, responseBody: responseBody)
-    }
-
-    public static func == (lhs: PushRecord, rhs: PushRecord) -> Bool {
-        if lhs.storage === rhs.storage { return true }
-        let (l, r) = (lhs.storage, rhs.storage)
-        return l.apnsId == r.apnsId && l.uniqueId == r.uniqueId && l.receivedAt == r.receivedAt && l.token == r.token
-            && l.channelId == r.channelId && l.bundleId == r.bundleId && l.headers == r.headers
-            && l.payload == r.payload && l.status == r.status && l.reason == r.reason && l.outcome == r.outcome
-            && l.hint == r.hint && l.activityId == r.activityId && l.responseBody == r.responseBody
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(storage.apnsId)
-        hasher.combine(storage.uniqueId)
-        hasher.combine(storage.receivedAt)
-        hasher.combine(storage.token)
-        hasher.combine(storage.channelId)
-        hasher.combine(storage.bundleId)
-        hasher.combine(storage.headers)
-        hasher.combine(storage.payload)
-        hasher.combine(storage.status)
-        hasher.combine(storage.reason)
-        hasher.combine(storage.outcome)
-        hasher.combine(storage.hint)
-        hasher.combine(storage.activityId)
-        hasher.combine(storage.responseBody)
+        storage = CopyOnWrite(
+            Storage(
+                apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
+                bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
+                outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody))
     }
 
     /// The record in the push-log shape.
@@ -215,7 +153,7 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(storage.headers.object), "payload": storage.payload.value,
+            "headers": .object(storage.value.headers.object), "payload": storage.value.payload.value,
             "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),
