@@ -23,6 +23,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CRelayLinux"),
+        // The executable's allocator: its malloc replaces glibc's for the whole process (see README).
+        .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
 
         // Pure layers.
         .target(name: "RelayCore", swiftSettings: common),
@@ -38,7 +40,8 @@ let package = Package(
             dependencies: ["RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
             swiftSettings: common),
         .executableTarget(
-            name: "activity-relay", dependencies: ["RelayServer", "RelayCore", "RelayNet", "RelayHTTP"], swiftSettings: common),
+            name: "activity-relay", dependencies: ["RelayServer", "RelayCore", "RelayNet", "RelayHTTP", "CJemalloc"],
+            swiftSettings: common),
 
         // Test support shared by every test target.
         .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),

@@ -44,9 +44,12 @@ let package = Package(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
             swiftSettings: settings),
+        // Links jemalloc, as the relay's executable does (README, "Architecture"), so the core runs
+        // on the allocator it runs on in the server.
         .executableTarget(
             name: "bench-core",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
-            swiftSettings: settings),
+            swiftSettings: settings,
+            linkerSettings: [.linkedLibrary("jemalloc")]),
     ]
 )

@@ -71,6 +71,7 @@ enum ServeCommand {
             [
                 "address": "\(configuration.listen.host):\(runtime.port)", "clock": options.clockMode.rawValue,
                 "threads": String(options.threads), "keys": keyring.keyIDs.joined(separator: ","),
+                "allocator": Allocator.description,
             ])
         for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
         started.withLock { $0 = runtime }

@@ -16,10 +16,14 @@ final class CommandLineTests: XCTestCase {
         let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data])
         XCTAssertEqual(token.status, 0)
         XCTAssertEqual(token.stdout.split(separator: ".").count, 3, "a JWT has three parts")
+        // The executable links jemalloc, and its malloc is the one the process uses.
+        let maps = try String(contentsOfFile: "/proc/\(relay.processIdentifier)/maps", encoding: .utf8)
+        XCTAssertTrue(maps.contains("libjemalloc"), "jemalloc is mapped into the relay")
         kill(relay.processIdentifier, SIGTERM)
         let outcome = try relay.wait(timeout: 20)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("relay.listening"), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains("allocator=\"jemalloc 5."), outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("curl --cacert"), "startup says how to reach it")
         XCTAssertTrue(outcome.stderr.contains("relay.stopped"), outcome.stderr)
     }

@@ -50,6 +50,35 @@ struct PushServer {
     /// body parsed once; the context reuses that parse), delivery, then the effects drained.
     mutating func handle(_ push: WirePush) {
         let started = clock.now
+        let checked = Self.validate(push, ids: ids)
+        let validatedAt = clock.now
+        let result = deliver(checked)
+        let deliveredAt = clock.now
+        drainEffects()
+        let finished = clock.now
+
+        validateTime += validatedAt - started
+        deliverTime += deliveredAt - validatedAt
+        effectsTime += finished - deliveredAt
+        tally.count(result)
+    }
+
+    /// Delivers a checked push and takes its effects, untimed (the two-thread run times each
+    /// thread as a whole). Returns the effects, counted, for the caller to let go of: the server
+    /// takes them under the emulator's lock and serializes and releases them after it.
+    mutating func deliverTakingEffects(_ checked: CheckedPush) -> EmulatorEffects {
+        let result = deliver(checked)
+        let effects = emulator.takeEffects()
+        tally.count(effects)
+        tally.count(result)
+        return effects
+    }
+
+    /// The server's work on its event loop, before the emulator: the request validated from its
+    /// raw header list and body bytes, and the `PushContext` it builds (the header fields for the
+    /// log with `authorization` redacted, `apns-id`, a unique ID from `ids`, the accepted body's
+    /// bytes). Pure but for `ids`, so it can run on another thread than the emulator.
+    static func validate(_ push: WirePush, ids: SeededIdentifiers) -> CheckedPush {
         let fields = APNsHeaderFields(push.headers)
         let validated = LiveActivityPushRequest.validate(
             method: "POST", path: push.path, headers: fields, body: push.body, authenticate: { _ in nil },
@@ -64,25 +93,19 @@ struct PushServer {
         let context = PushContext(
             apnsId: fields["apns-id"] ?? ids.uuid(), uniqueId: ids.uuid(), headers: logged,
             payload: validated.isSuccess ? .json(push.body) : .value(Self.logged(push.body)))
-        let validatedAt = clock.now
+        return CheckedPush(validated: validated, context: context, path: push.path, time: push.time)
+    }
 
-        let result: PushResult
-        switch validated {
+    /// The emulator's part: `deliver`, or `recordRefusal` for a push that failed validation.
+    private mutating func deliver(_ checked: CheckedPush) -> PushResult {
+        switch checked.validated {
         case .success(let request):
-            result = emulator.deliver(request, context: context, at: push.time)
+            return emulator.deliver(request, context: checked.context, at: checked.time)
         case .failure(let error):
-            let token = String(push.path.dropFirst(LiveActivityPushRequest.pathPrefix.count))
-            result = emulator.recordRefusal(error, token: token, bundleId: nil, context: context, at: push.time)
+            let token = String(checked.path.dropFirst(LiveActivityPushRequest.pathPrefix.count))
+            return emulator.recordRefusal(
+                error, token: token, bundleId: nil, context: checked.context, at: checked.time)
         }
-        let deliveredAt = clock.now
-
-        drainEffects()
-        let finished = clock.now
-
-        validateTime += validatedAt - started
-        deliverTime += deliveredAt - validatedAt
-        effectsTime += finished - deliveredAt
-        tally.count(result)
     }
 
     /// A refused body as the server logs it: parsed when it is JSON, else its text.
@@ -119,6 +142,15 @@ struct PushServer {
         deliverTime += advancedAt - started
         effectsTime += clock.now - advancedAt
     }
+}
+
+/// A push after the event loop's part: what validation made of it and the context the server
+/// built, with the arrival time and path the emulator's part still needs.
+struct CheckedPush: Sendable {
+    var validated: Result<LiveActivityPushRequest, APNsError>
+    var context: PushContext
+    var path: String
+    var time: Double
 }
 
 extension Result {

@@ -1,20 +1,44 @@
 import Foundation
 import RelayCore
 
-// bench-core [ACTIVITIES] [PUSHES] [--render]: one DeviceEmulator, ACTIVITIES activities (default
-// 10000) each sent PUSHES pushes (default 100) over 12 virtual hours, through validation, delivery
-// and effects as the server runs them. Prints the time of each part and one summary line for notes.
-// --render also builds and serializes the JSON of every event, document and push record (the
-// server's work to store and stream them), timed apart from the core.
+// bench-core [ACTIVITIES] [PUSHES] [--threads 1|2] [--render]: one DeviceEmulator, ACTIVITIES
+// activities (default 10000) each sent PUSHES pushes (default 100) over 12 virtual hours, through
+// validation, delivery and effects as the server runs them.
+// --threads 2 (the default) runs them as the server does on two cores: one thread validates each
+// push and builds its context (the event loop's part), the other delivers it to the emulator and
+// drains the effects (the part under the emulator's lock). --threads 1 runs every part on one
+// thread and times each part around every push. Prints the times and one summary line for notes.
+// --render (with --threads 1) also builds and serializes the JSON of every event, document and
+// push record (the server's work to store and stream them), timed apart from the core.
 
-let render = CommandLine.arguments.contains("--render")
-let arguments = CommandLine.arguments.dropFirst().filter { $0 != "--render" }.map { Int($0) }
-let activityCount = arguments.first.flatMap { $0 } ?? 10_000
-let pushesPerActivity = arguments.dropFirst().first.flatMap { $0 } ?? 100
-guard arguments.allSatisfy({ $0 != nil }), activityCount > 0, pushesPerActivity >= 2, arguments.count <= 2 else {
-    print("usage: bench-core [ACTIVITIES] [PUSHES] [--render]   (defaults 10000 activities, 100 pushes each)")
+/// Prints how to call the bench and exits with status 2.
+func usage() -> Never {
+    print(
+        "usage: bench-core [ACTIVITIES] [PUSHES] [--threads 1|2] [--render]   "
+            + "(defaults 10000 activities, 100 pushes each, 2 threads; --render needs --threads 1)")
     exit(2)
 }
+
+var render = false
+var threadCount: Int?
+var numbers: [Int] = []
+var argumentsLeft = CommandLine.arguments.dropFirst()[...]
+while let argument = argumentsLeft.popFirst() {
+    switch argument {
+    case "--render":
+        render = true
+    case "--threads":
+        guard let value = argumentsLeft.popFirst().flatMap({ Int($0) }), value == 1 || value == 2 else { usage() }
+        threadCount = value
+    default:
+        guard let value = Int(argument) else { usage() }
+        numbers.append(value)
+    }
+}
+let activityCount = numbers.first ?? 10_000
+let pushesPerActivity = numbers.dropFirst().first ?? 100
+guard activityCount > 0, pushesPerActivity >= 2, numbers.count <= 2, !(render && threadCount == 2) else { usage() }
+let pipelined = (threadCount ?? (render ? 1 : 2)) == 2
 let deviceCount = min(300, activityCount)
 let hours = 12.0
 let start: Double = 1_750_000_000
@@ -78,33 +102,66 @@ let setupTime = seconds(clock.now - setupBegan)
 var server = PushServer(emulator: emulator, ids: ids, render: render)
 emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)  // drop the copy, so the server's is unique
 let schedule = workload.schedule
+/// Past the last push, so the last dismissals (12 h after the start at most) fire.
+let finalTime = start + hours * 3600 + 600
 var clientTime = Duration.zero
 var coreCPU = 0.0
-let runBegan = clock.now
-var chunk: [WirePush] = []
-let chunkSize = 8192
-var position = 0
-while position < schedule.count {
+/// With `pipelined`: each thread's CPU time.
+var threadCPU = [0.0, 0.0]
+var core = 0.0
+var runWall = 0.0
+
+if pipelined {
+    // Every push is written before the clock starts, so the client shares no core with the run.
     let written = clock.now
-    chunk.removeAll(keepingCapacity: true)
-    for scheduled in schedule[position..<min(position + chunkSize, schedule.count)] {
-        chunk.append(workload.wire(scheduled))
+    var chunks: [[WirePush]] = []
+    let chunkSize = 64
+    chunks.reserveCapacity(schedule.count / chunkSize + 1)
+    var position = 0
+    while position < schedule.count {
+        let end = min(position + chunkSize, schedule.count)
+        chunks.append(schedule[position..<end].map { workload.wire($0) })
+        position = end
     }
-    position += chunk.count
-    clientTime += clock.now - written
+    clientTime = clock.now - written
+    let pipeline = Pipeline(chunks: chunks, server: server)
+    chunks = []
+    // The pipeline's server must be the only one, or its first change would copy the emulator.
+    server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
+    withExtendedLifetime(pipeline) {
+        // The written pushes are released with the pipeline, after the clock stops.
+        let runBegan = clock.now
+        (server, threadCPU) = pipeline.run(advancingTo: finalTime)
+        runWall = seconds(clock.now - runBegan)
+    }
+    core = runWall
+    coreCPU = threadCPU[0] + threadCPU[1]
+} else {
+    let runBegan = clock.now
+    var chunk: [WirePush] = []
+    let chunkSize = 8192
+    var position = 0
+    while position < schedule.count {
+        let written = clock.now
+        chunk.removeAll(keepingCapacity: true)
+        for scheduled in schedule[position..<min(position + chunkSize, schedule.count)] {
+            chunk.append(workload.wire(scheduled))
+        }
+        position += chunk.count
+        clientTime += clock.now - written
+        let cpuBefore = threadCPUTime()
+        for push in chunk { server.handle(push) }
+        coreCPU += threadCPUTime() - cpuBefore
+    }
     let cpuBefore = threadCPUTime()
-    for push in chunk { server.handle(push) }
+    server.advance(to: finalTime)
     coreCPU += threadCPUTime() - cpuBefore
+    runWall = seconds(clock.now - runBegan)
+    core = runWall - seconds(clientTime) - seconds(server.renderTime)
+    coreCPU -= server.renderCPU
 }
-// A little past the end, so the last dismissals (12 h after the start at most) fire.
-let cpuBefore = threadCPUTime()
-server.advance(to: start + hours * 3600 + 600)
-coreCPU += threadCPUTime() - cpuBefore
-let runWall = seconds(clock.now - runBegan)
 let client = seconds(clientTime)
 let rendering = seconds(server.renderTime)
-let core = runWall - client - rendering
-coreCPU -= server.renderCPU
 
 // MARK: - Report
 
@@ -118,15 +175,41 @@ let overhead = timerCost * 4 * Double(pushes)
 
 print(
     "bench-core: \(activityCount) activities x \(pushesPerActivity) pushes over \(Int(hours)) virtual hours, "
-        + "\(deviceCount) devices, \(pushes) pushes")
+        + "\(deviceCount) devices, \(pushes) pushes, "
+        + (pipelined ? "2 threads (each validates its chunks, then delivers them in turn)" : "1 thread"))
 line("setup", String(format: "%7.3f s  (devices, activities started with tokens, push schedule)", setupTime))
-line("client", String(format: "%7.3f s  (writing each push's headers and body; not counted)", client))
+line(
+    "client",
+    String(
+        format: "%7.3f s  (writing each push's headers and body%@; not counted)", client,
+        pipelined ? ", all before the run" : ""))
 line("core", String(format: "%7.3f s  %.2f µs/push (wall)", core, core / Double(pushes) * 1e6))
-line("core CPU", String(format: "%7.3f s  %.2f µs/push (this thread's CPU time; less than wall when the machine is busy)", coreCPU, coreCPU / Double(pushes) * 1e6))
-for (name, time) in [("  validate", validate), ("  deliver", deliver), ("  effects", effects)] {
-    line(name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100))
+if pipelined {
+    line(
+        "core CPU",
+        String(
+            format: "%7.3f s  %.2f µs/push (both threads' CPU time; the wall time is the busier thread's)", coreCPU,
+            coreCPU / Double(pushes) * 1e6))
+    for (loop, time) in threadCPU.enumerated() {
+        line(
+            "  thread \(loop + 1)",
+            String(format: "%7.3f s  %.2f µs/push  %4.0f%% of the wall time", time, time / Double(pushes) * 1e6, time / core * 100))
+    }
+} else {
+    line(
+        "core CPU",
+        String(
+            format: "%7.3f s  %.2f µs/push (this thread's CPU time; less than wall when the machine is busy)",
+            coreCPU, coreCPU / Double(pushes) * 1e6))
+    for (name, time) in [("  validate", validate), ("  deliver", deliver), ("  effects", effects)] {
+        line(name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100))
+    }
+    line(
+        "  other",
+        String(
+            format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)", core - validate - deliver - effects,
+            overhead, timerCost * 1e9))
 }
-line("  other", String(format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)", core - validate - deliver - effects, overhead, timerCost * 1e9))
 if render {
     line(
         "render",
@@ -161,9 +244,18 @@ if !missing.isEmpty {
     print("bench-core: the run had no \(missing.joined(separator: ", ")); the workload no longer exercises them")
     exit(1)
 }
-print(
-    String(
-        format: "summary: RelayCore %d activities x %d pushes / %.0f h: %.2f s core (%.2f s CPU; %.2f s with setup), "
-            + "%@ pushes/s, %@ events/s; validate %.2f, deliver %.2f, effects %.2f s",
-        activityCount, pushesPerActivity, hours, core, coreCPU, core + setupTime, short(Double(pushes) / core),
-        short(Double(tally.events) / core), validate, deliver, effects))
+if pipelined {
+    print(
+        String(
+            format: "summary: RelayCore %d activities x %d pushes / %.0f h, 2 threads: %.2f s core (%.2f s CPU: "
+                + "%.2f + %.2f; %.2f s with setup), %@ pushes/s, %@ events/s",
+            activityCount, pushesPerActivity, hours, core, coreCPU, threadCPU[0], threadCPU[1], core + setupTime,
+            short(Double(pushes) / core), short(Double(tally.events) / core)))
+} else {
+    print(
+        String(
+            format: "summary: RelayCore %d activities x %d pushes / %.0f h, 1 thread: %.2f s core (%.2f s CPU; "
+                + "%.2f s with setup), %@ pushes/s, %@ events/s; validate %.2f, deliver %.2f, effects %.2f s",
+            activityCount, pushesPerActivity, hours, core, coreCPU, core + setupTime, short(Double(pushes) / core),
+            short(Double(tally.events) / core), validate, deliver, effects))
+}
