@@ -6,15 +6,14 @@ import CJemalloc
 /// store's batches, the writer frees them), which glibc's per-thread arenas serve with a lock per
 /// free. The startup line names the allocator actually in use.
 enum Allocator {
-    /// `jemalloc VERSION` when the process's `malloc` is jemalloc's, else the library that
-    /// provides it (as `malloc from PATH`).
+    /// `jemalloc VERSION` when the process's `malloc` is jemalloc's (checked by allocating), else
+    /// `system malloc`.
     static var description: String {
-        let provider = relay_malloc_provider().map { String(cString: $0) }
-        if let provider, provider.contains("jemalloc"), let version = relay_jemalloc_version() {
-            // "5.3.0-0-g54eaed1d..." is shown as "5.3.0".
-            let full = String(cString: version)
-            return "jemalloc " + (full.split(separator: "-").first.map(String.init) ?? full)
+        guard relay_jemalloc_serves_malloc() != 0, let version = relay_jemalloc_version() else {
+            return "system malloc"
         }
-        return "malloc from " + (provider ?? "an unknown object")
+        // "5.3.0-0-g54eaed1d..." is shown as "5.3.0".
+        let full = String(cString: version)
+        return "jemalloc " + (full.split(separator: "-").first.map(String.init) ?? full)
     }
 }

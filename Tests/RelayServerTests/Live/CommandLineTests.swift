@@ -17,8 +17,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(token.status, 0)
         XCTAssertEqual(token.stdout.split(separator: ".").count, 3, "a JWT has three parts")
         // The executable links jemalloc, and its malloc is the one the process uses.
-        let maps = try String(contentsOfFile: "/proc/\(relay.processIdentifier)/maps", encoding: .utf8)
-        XCTAssertTrue(maps.contains("libjemalloc"), "jemalloc is mapped into the relay")
+        // (Read with cat: a /proc file reports no size, and Foundation reads it as empty.)
+        let maps = try ChildProcess.run(["cat", "/proc/\(relay.processIdentifier)/maps"])
+        XCTAssertTrue(maps.stdout.contains("libjemalloc"), "jemalloc is mapped into the relay")
         kill(relay.processIdentifier, SIGTERM)
         let outcome = try relay.wait(timeout: 20)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
