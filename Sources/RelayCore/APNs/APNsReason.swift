@@ -7,9 +7,21 @@
 public struct APNsReason: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The reason exactly as it appears on the wire, e.g. `BadDeviceToken`.
     public let rawValue: String
+    /// The HTTP status Apple sends with this reason. Unknown reasons answer 400, the status of
+    /// most request faults. Worked out once, when the reason is made: a `switch` over the known
+    /// reasons on every read compared the string with each case in turn, several times a push.
+    public let status: Int
 
     /// Wraps any reason string; unknown ones are kept as they are.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        status = Self.status(of: rawValue)
+    }
+
+    /// Reasons are equal when their strings are (the status follows from the string).
+    public static func == (left: APNsReason, right: APNsReason) -> Bool { left.rawValue == right.rawValue }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 
     public var description: String { rawValue }
 
@@ -129,21 +141,20 @@ public struct APNsReason: RawRepresentable, Sendable, Hashable, CustomStringConv
         .internalServerError, .serviceUnavailable, .serviceUnavailableBroadcast, .shutdown,
     ]
 
-    /// The HTTP status Apple sends with this reason. Unknown reasons answer 400, the status of
-    /// most request faults.
-    public var status: Int {
-        switch self {
-        case .badCertificate, .badCertificateEnvironment, .expiredProviderToken, .forbidden,
-            .invalidProviderToken, .missingProviderToken, .unrelatedKeyIdInToken, .badEnvironmentKeyIdInToken,
-            .topicMismatch:
+    /// The status of the reason spelled `rawValue` (Apple's tables; 400 for any other).
+    private static func status(of rawValue: String) -> Int {
+        switch rawValue {
+        case "BadCertificate", "BadCertificateEnvironment", "ExpiredProviderToken", "Forbidden",
+            "InvalidProviderToken", "MissingProviderToken", "UnrelatedKeyIdInToken", "BadEnvironmentKeyIdInToken",
+            "TopicMismatch":
             return 403
-        case .badPath: return 404
-        case .methodNotAllowed: return 405
-        case .expiredToken, .unregistered: return 410
-        case .payloadTooLarge: return 413
-        case .tooManyProviderTokenUpdates, .tooManyRequests: return 429
-        case .internalServerError: return 500
-        case .serviceUnavailable, .serviceUnavailableBroadcast, .shutdown: return 503
+        case "BadPath": return 404
+        case "MethodNotAllowed": return 405
+        case "ExpiredToken", "Unregistered": return 410
+        case "PayloadTooLarge": return 413
+        case "TooManyProviderTokenUpdates", "TooManyRequests": return 429
+        case "InternalServerError": return 500
+        case "ServiceUnavailable", "Service Unavailable", "Shutdown": return 503
         default: return 400
         }
     }

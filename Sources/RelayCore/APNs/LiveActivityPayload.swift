@@ -25,8 +25,15 @@ public struct LiveActivityPayload: Sendable, Hashable {
     /// The new `ActivityAttributes.ContentState`, as the app would decode it.
     public var contentState: JSONObject? {
         get { members.value.contentState }
-        set { members.value.contentState = newValue }
+        set {
+            members.value.contentState = newValue
+            members.value.contentStateBytes = Self.bytes(of: newValue)
+        }
     }
+    /// The compact JSON size of the content state the device would show (`{}` when there is none),
+    /// the part of the size rule a push brings. Measured when the content state is set, that is
+    /// when the request is validated, outside the emulator's lock, rather than when it is applied.
+    var contentStateBytes: Int { members.value.contentStateBytes }
     /// When the activity becomes stale, Unix seconds.
     public var staleDate: UnixSeconds? {
         get { members.value.staleDate }
@@ -88,7 +95,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
     ) {
         members = CopyOnWrite(
             Members(
-                event: event, timestamp: timestamp, contentState: contentState, staleDate: staleDate,
+                event: event, timestamp: timestamp, contentState: contentState,
+                contentStateBytes: Self.bytes(of: contentState), staleDate: staleDate,
                 dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
                 attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
                 inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys))
@@ -102,6 +110,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var event: LiveActivityEvent
         var timestamp: UnixSeconds?
         var contentState: JSONObject?
+        /// `contentState`'s size, kept with it by its setter and the initializer.
+        var contentStateBytes: Int
         var staleDate: UnixSeconds?
         var dismissalDate: UnixSeconds?
         var relevanceScore: Double?
@@ -112,5 +122,10 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var inputPushChannel: String?
         var otherAPSKeys: JSONObject
         var customKeys: JSONObject
+    }
+
+    /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`).
+    private static func bytes(of contentState: JSONObject?) -> Int {
+        contentState.map { ActivityDataSize.bytes(of: .object($0)) } ?? 2
     }
 }

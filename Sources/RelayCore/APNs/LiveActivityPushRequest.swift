@@ -10,12 +10,18 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
     /// The checked headers.
     public var headers: DevicePushHeaders {
         get { parts.value.headers }
-        set { parts.value.headers = newValue }
+        set {
+            parts.value.headers = newValue
+            parts.value.hints = newValue.hints + payload.hints
+        }
     }
     /// The typed body.
     public var payload: LiveActivityPayload {
         get { parts.value.payload }
-        set { parts.value.payload = newValue }
+        set {
+            parts.value.payload = newValue
+            parts.value.hints = headers.hints + newValue.hints
+        }
     }
 
     /// The three parts behind one box (see `CopyOnWrite`): a request is passed along and copied
@@ -27,11 +33,14 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
         var deviceToken: APNsDeviceToken
         var headers: DevicePushHeaders
         var payload: LiveActivityPayload
+        /// `headers.hints + payload.hints`, kept with them by the initializer and the setters.
+        var hints: [APNsHint]
     }
 
     /// A request from checked parts.
     public init(deviceToken: APNsDeviceToken, headers: DevicePushHeaders, payload: LiveActivityPayload) {
-        parts = CopyOnWrite(Parts(deviceToken: deviceToken, headers: headers, payload: payload))
+        parts = CopyOnWrite(
+            Parts(deviceToken: deviceToken, headers: headers, payload: payload, hints: headers.hints + payload.hints))
     }
 
     /// The app the push is for.
@@ -42,5 +51,7 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
 
     /// Hints about likely sender mistakes, headers first, then payload. The content-state shape
     /// hint needs the activity's previous state; the device adds it (`ContentStateShape`).
-    public var hints: [APNsHint] { headers.hints + payload.hints }
+    /// Worked out when the request is made (on the server, when it is validated, outside the
+    /// emulator's lock).
+    public var hints: [APNsHint] { parts.value.hints }
 }

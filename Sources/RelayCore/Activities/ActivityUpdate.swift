@@ -1,7 +1,12 @@
 /// New content for a Live Activity, from the app (`Activity.update`) or an `update` push.
 public struct ActivityUpdate: Sendable, Hashable {
     /// The new content state (the app's `ContentState` as JSON).
-    public var contentState: JSONValue
+    public var contentState: JSONValue {
+        didSet { knownContentStateBytes = nil }
+    }
+    /// `contentState`'s compact JSON size when it was measured before (a push's, at validation);
+    /// nil when it must be measured. Cleared whenever `contentState` changes.
+    var knownContentStateBytes: Int?
     /// The new stale date; nil means the new content never goes stale. It replaces the old one.
     public var staleDate: UnixSeconds?
     /// The new relevance score; nil keeps the current one.
@@ -21,6 +26,32 @@ public struct ActivityUpdate: Sendable, Hashable {
         self.relevanceScore = relevanceScore
         self.alert = alert
         self.timestamp = timestamp
+    }
+
+    /// An update whose content state's compact JSON size is already known to be `contentStateBytes`.
+    init(
+        contentState: JSONValue, contentStateBytes: Int, staleDate: UnixSeconds?, relevanceScore: Double?,
+        alert: JSONValue?, timestamp: UnixSeconds?
+    ) {
+        self.init(
+            contentState: contentState, staleDate: staleDate, relevanceScore: relevanceScore, alert: alert,
+            timestamp: timestamp)
+        knownContentStateBytes = contentStateBytes
+    }
+
+    /// Updates are equal when what they show is: the remembered size is not part of the value.
+    public static func == (left: ActivityUpdate, right: ActivityUpdate) -> Bool {
+        left.contentState == right.contentState && left.staleDate == right.staleDate
+            && left.relevanceScore == right.relevanceScore && left.alert == right.alert
+            && left.timestamp == right.timestamp
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(contentState)
+        hasher.combine(staleDate)
+        hasher.combine(relevanceScore)
+        hasher.combine(alert)
+        hasher.combine(timestamp)
     }
 
     /// The first number that is not finite (NaN or infinite), named as on the app API, or nil.

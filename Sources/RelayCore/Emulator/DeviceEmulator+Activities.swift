@@ -53,7 +53,7 @@ extension DeviceEmulator {
             let token = ids.hexToken(byteCount: 40)
             activity.pushToken = token
             let recorded = save(activity)
-            if let position = activities.position(of: activity.id) { tokens[token] = TokenEntry(.activity(position)) }
+            if let position = activities.position(of: activity.id) { tokens[TokenKey(token)] = TokenEntry(.activity(position)) }
             emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
         }
         if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {

@@ -59,7 +59,7 @@ extension DeviceEmulator {
             token: ids.hexToken(byteCount: 40), deviceId: deviceId, bundleId: bundleId,
             attributesType: attributesType, issuedAt: now)
         device.pushToStartTokens.append(token)
-        tokens[token.token] = TokenEntry(
+        tokens[TokenKey(token.token)] = TokenEntry(
             .pushToStart(deviceId: deviceId, bundleId: bundleId, attributesType: attributesType))
         save(device)
         return token

@@ -51,7 +51,7 @@ extension DeviceEmulator {
         var hints = push.hints.map(\.message)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
-        guard let entry = tokens.index(forKey: token) else {
+        guard let entry = tokens.index(forKey: TokenKey(token)) else {
             result = .failure(
                 APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay")
             )
@@ -122,7 +122,7 @@ extension DeviceEmulator {
     /// activity at `position` in `activities`, which it changes in place. Sets `deviceId` to the
     /// activity's device.
     mutating func deliverToActivity(
-        at position: Int, token: Dictionary<String, TokenEntry>.Index, push: LiveActivityPushRequest,
+        at position: Int, token: Dictionary<TokenKey, TokenEntry>.Index, push: LiveActivityPushRequest,
         hints: inout [String], deviceId: inout String?, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         let id = activities[position: position].id
@@ -237,7 +237,7 @@ extension DeviceEmulator {
 
     /// A push to a push-to-start token.
     mutating func deliverStart(
-        deviceId: String, bundleId: String, attributesType: String, token: Dictionary<String, TokenEntry>.Index,
+        deviceId: String, bundleId: String, attributesType: String, token: Dictionary<TokenKey, TokenEntry>.Index,
         push: LiveActivityPushRequest, record: inout PushRecord, hints: inout [String], at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         guard bundleId == push.bundleID else {
@@ -302,7 +302,7 @@ extension DeviceEmulator {
 
     /// `429 TooManyRequests` when the token at `token` in `tokens` has had too many pushes in a
     /// burst. The index comes from the push's lookup of its token; `tokens` has not changed since.
-    mutating func admitBurst(token: Dictionary<String, TokenEntry>.Index, at now: UnixSeconds) -> APNsError? {
+    mutating func admitBurst(token: Dictionary<TokenKey, TokenEntry>.Index, at now: UnixSeconds) -> APNsError? {
         let rules = rules
         var limiter = tokens.values[token].burst ?? BurstLimiter(rules: rules, at: now)
         let admitted = limiter.admit(rules: rules, at: now)
@@ -327,7 +327,7 @@ extension LiveActivityPayload {
     /// The content this payload asks the device to show.
     var activityUpdate: ActivityUpdate {
         ActivityUpdate(
-            contentState: .object(contentState ?? [:]), staleDate: staleDate, relevanceScore: relevanceScore,
-            alert: alert?.json, timestamp: timestamp)
+            contentState: .object(contentState ?? [:]), contentStateBytes: contentStateBytes, staleDate: staleDate,
+            relevanceScore: relevanceScore, alert: alert?.json, timestamp: timestamp)
     }
 }

@@ -14,7 +14,7 @@ public struct DeviceEmulator: Sendable {
     public internal(set) var alarms: [String: Alarm] = [:]
     public internal(set) var channels: [String: EmulatedChannel] = [:]
     /// Update and push-to-start tokens → what they address, with their burst limiters.
-    var tokens: [String: TokenEntry] = [:]
+    var tokens: [TokenKey: TokenEntry] = [:]
     var deadlines = DeadlineQueue<TimedSubject>()
     /// The sequence number the next event gets.
     public internal(set) var nextSeq: UInt64
@@ -85,13 +85,13 @@ public struct DeviceEmulator: Sendable {
                 let device = try EmulatedDevice.fromJSON(document.body)
                 emulator.devices[device.id] = device
                 for token in device.pushToStartTokens {
-                    emulator.tokens[token.token] = TokenEntry(
+                    emulator.tokens[TokenKey(token.token)] = TokenEntry(
                         .pushToStart(deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType))
                 }
             case .activity:
                 let activity = try LiveActivity.fromJSON(document.body)
                 let position = emulator.activities.store(activity)
-                if let token = activity.pushToken { emulator.tokens[token] = TokenEntry(.activity(position)) }
+                if let token = activity.pushToken { emulator.tokens[TokenKey(token)] = TokenEntry(.activity(position)) }
                 emulator.deadlines.schedule(.activity(position), at: activity.nextDeadline)
             case .alarm:
                 let alarm: Alarm
