@@ -19,4 +19,30 @@ final class ActivityDataSizeTests: XCTestCase {
             XCTAssertEqual(ActivityDataSize.bytes(of: row.value), row.json.utf8.count, row.json)
         }
     }
+
+    /// Strings are measured eight bytes at a time; an escape counts wherever it falls in a word,
+    /// in the tail, or next to non-ASCII text.
+    func testLongStringsCountEveryEscapeWhereverItFalls() {
+        func expected(_ text: String) -> Int {
+            2
+                + text.utf8.reduce(0) { total, byte in
+                    switch byte {
+                    case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: return total + 2
+                    case 0..<0x20: return total + 6
+                    default: return total + 1
+                    }
+                }
+        }
+        let base = Array("abcdefghijklmnopqrstuvwxy")
+        for special in ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "😀", "\"\""] {
+            for position in 0...base.count {
+                var characters = base
+                characters.insert(contentsOf: special, at: position)
+                let text = String(characters)
+                XCTAssertEqual(ActivityDataSize.bytes(of: .string(text)), expected(text), text.debugDescription)
+            }
+        }
+        let plain = String(repeating: "0123456789", count: 10)
+        XCTAssertEqual(ActivityDataSize.bytes(of: .string(plain)), 102)
+    }
 }
