@@ -6,7 +6,7 @@ public struct ActivityUpdate: Sendable, Hashable {
     }
     /// `contentState`'s compact JSON size when it was measured before (a push's, at validation);
     /// nil when it must be measured. Cleared whenever `contentState` changes.
-    var knownContentStateBytes: Int?
+    private var knownContentStateBytes: Int?
     /// The new stale date; nil means the new content never goes stale. It replaces the old one.
     public var staleDate: UnixSeconds?
     /// The new relevance score; nil keeps the current one.
@@ -38,6 +38,10 @@ public struct ActivityUpdate: Sendable, Hashable {
             timestamp: timestamp)
         knownContentStateBytes = contentStateBytes
     }
+
+    /// `contentState`'s compact JSON size (the size rule's part an update brings): the known one,
+    /// else measured now.
+    var contentStateBytes: Int { knownContentStateBytes ?? ActivityDataSize.bytes(of: contentState) }
 
     /// Updates are equal when what they show is: the remembered size is not part of the value.
     public static func == (left: ActivityUpdate, right: ActivityUpdate) -> Bool {

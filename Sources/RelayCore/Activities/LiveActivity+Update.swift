@@ -35,7 +35,7 @@ extension LiveActivity {
             counters.ignoredStale += 1
             return .ignoredStale(last: lastTimestamp)
         }
-        let bytes = attributesBytes + (update.knownContentStateBytes ?? ActivityDataSize.bytes(of: update.contentState))
+        let bytes = attributesBytes + update.contentStateBytes
         if bytes > rules.maxActivityDataBytes {
             counters.rejected += 1
             return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)

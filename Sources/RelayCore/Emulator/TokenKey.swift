@@ -1,10 +1,10 @@
 /// An issued token as the key of the emulator's token table: equal when the whole text is, hashed
 /// by its first 16 bytes only.
 ///
-/// Every key in the table is a token the relay drew at random (update tokens of 64 hex digits,
-/// push-to-start tokens of 80), so their first 16 digits already tell them apart as well as all of
-/// them do, and no request can choose a key: a provider's push only looks one up. Hashing all 64 bytes was most of the
-/// cost of a push's one lookup of its token.
+/// Every key in the table is a token the relay drew at random (80 hex digits, update and
+/// push-to-start tokens alike), so their first 16 digits already tell them apart as well as all of
+/// them do, and no request can choose a key: a provider's push only looks one up. Hashing every
+/// byte was most of the cost of a push's one lookup of its token.
 struct TokenKey: Hashable, Sendable {
     /// The token as lowercase hex.
     let text: String
