@@ -150,7 +150,9 @@ echo "pushes: $N per round x $ROUNDS rounds to $COUNT tokens over $C connections
 echo "activity-relay: $RELAY_RATE req/s, median of ${RELAY_RATES[*]} (every push 200 after its commit; outcome $(grep -oE '"outcome":"[a-z]+"' <<<"$LAST"))"
 awk -v t="$RELAY_TICKS" -v hz="$(getconf CLK_TCK)" -v n=$((N * ROUNDS)) \
     'BEGIN { printf "activity-relay CPU per push: %.0f us\n", t / hz / n * 1e6 }'
-# The same by thread (the store writer is the thread still named after the process).
+# The same by thread: the event loops (relay-loop-N) and the store's threads (store-writer runs
+# the statements and commits, store-sync syncs the log and hands the answers back, store-checkpt
+# copies the log into the database file).
 awk -v hz="$(getconf CLK_TCK)" -v n=$((N * ROUNDS)) '
     { used[$2] += $3; kernel[$2] += $4 }
     END {
@@ -159,20 +161,19 @@ awk -v hz="$(getconf CLK_TCK)" -v n=$((N * ROUNDS)) '
         print line
     }
 ' "$WORK/threads-used.txt"
-# What the store writer (the thread named after the process, with the most CPU) wrote, per push.
-WRITER=$(awk '{ used[$1] += $3; name[$1] = $2 } END { for (t in used) print used[t], t, name[t] }' "$WORK/threads-used.txt" \
-    | grep -v ' relay-loop-' | sort -rn | awk 'NR == 1 { print $2 }')
-awk -v n=$((N * ROUNDS)) -v tid="$WRITER" '
-    $1 == tid { calls += $3; bytes += $4 }
-    END { printf "  store writer: %.2f write calls and %.0f bytes written per push\n", calls / n, bytes / n }
+# What the store's threads wrote, per push: the log's frames (store-writer) and the checkpoints'
+# copies into the database file (store-checkpt, and the writer when it copies the rest itself).
+awk -v n=$((N * ROUNDS)) '
+    $2 ~ /^store-/ { calls += $3; bytes += $4 }
+    END { printf "  store: %.2f write calls and %.0f bytes written per push\n", calls / n, bytes / n }
 ' "$WORK/io-used.txt"
 idle_of() { for round in $(seq 1 "$ROUNDS"); do cat "$WORK/idle-$1-$round.txt"; done | tr '\n' ' '; }
 echo "  machine idle during the relay's runs (idle + I/O wait, % of all cores): $(idle_of relay)"
 # How many batches (pushes, mostly) shared a commit, from the counts the relay logs when it stops.
 kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
 RELAY_PID=""
-grep -oE 'store.stats commits=[0-9]+ batches=[0-9]+' "$WORK/relay.log" | tail -1 \
-    | awk -F'[= ]' '{ printf "  store writer: %d batches in %d commits, %.1f per commit (setup and warm-up included)\n", $5, $3, $5 / $3 }'
+grep -oE 'store.stats commits=[0-9]+ batches=[0-9]+ syncs=[0-9]+ checkpoints=[0-9]+' "$WORK/relay.log" | tail -1 \
+    | awk -F'[= ]' '{ printf "  store: %d batches in %d commits (%.1f per commit), %d syncs (%.1f batches each), %d checkpoint passes (setup and warm-up included)\n", $5, $3, $5 / $3, $7, $5 / $7, $9 }'
 [ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $(median "${NGINX_RATES[@]}") req/s, median of ${NGINX_RATES[*]}"
 echo "  machine idle during nginx's runs: $(idle_of nginx)"

@@ -102,7 +102,12 @@ public final class RelayRuntime: Sendable {
         group.shutdown()
         service.store.writer.flush()
         let statistics = service.store.writer.currentStatistics
-        RelayLog.info("store.stats", ["commits": String(statistics.commits), "batches": String(statistics.batches)])
+        RelayLog.info(
+            "store.stats",
+            [
+                "commits": String(statistics.commits), "batches": String(statistics.batches),
+                "syncs": String(statistics.syncs), "checkpoints": String(statistics.checkpoints),
+            ])
         service.store.close()
     }
 }

@@ -11,8 +11,10 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     public let path: String
     /// The options it was opened with.
     public let options: DatabaseOptions
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
+    /// Where the WAL hook leaves the log's length, once `countWALFrames()` installed it.
+    private var walCounter: WALFrameCounter?
 
     /// SQLite's process-wide settings, applied once before the first connection opens: memory
     /// statistics off (each allocation took a global mutex to count itself; nothing reads them).
@@ -86,6 +88,8 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     /// Closes the connection; later calls fail with a "closed" error. Safe to call twice.
     public func close() {
         cache.removeAll()
+        if let handle, walCounter != nil { sqlite3_wal_hook(handle, nil, nil) }
+        walCounter = nil
         // close_v2 defers the close until the last outstanding statement is finalized.
         if let handle { sqlite3_close_v2(handle) }
         handle = nil
@@ -162,7 +166,34 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
         return sqlite3_get_autocommit(handle) != 0
     }
 
+    /// The WAL's length in frames (pages) after this connection's last commit; nil until
+    /// `countWALFrames()`.
+    public var walFrames: Int? { walCounter?.frames }
+
+    /// Replaces SQLite's automatic checkpoints on this connection (which run inside the COMMIT
+    /// that crosses `wal_autocheckpoint`) with a count of the log's frames after each commit, read
+    /// through `walFrames`: the owner checkpoints when and where it chooses.
+    public func countWALFrames() {
+        guard let handle, walCounter == nil else { return }
+        let counter = WALFrameCounter()
+        walCounter = counter
+        // Setting a WAL hook replaces the one `wal_autocheckpoint` installs. The counter lives as
+        // long as the hook: `close()` removes the hook before it lets the counter go.
+        sqlite3_wal_hook(
+            handle,
+            { context, _, _, frames in
+                if let context { Unmanaged<WALFrameCounter>.fromOpaque(context).takeUnretainedValue().frames = Int(frames) }
+                return SQLITE_OK
+            },
+            Unmanaged.passUnretained(counter).toOpaque())
+    }
+
     static func closedError(_ operation: String) -> StoreError {
         StoreError(operation: operation, code: SQLITE_MISUSE, message: "database is closed")
     }
+}
+
+/// The WAL's length after the last commit, as SQLite's WAL hook reports it.
+private final class WALFrameCounter {
+    var frames = 0
 }

@@ -1,15 +1,26 @@
 import Foundation
 
-/// Makes the relay's state durable with group commit, on a thread of its own.
+/// Makes the relay's state durable with group commit, on threads of its own.
 ///
 /// Callers `submit` batches from any thread. The writer thread takes everything queued (up to
 /// `maxBatchesPerCommit`), applies it in ONE transaction — each batch in its own savepoint, so a
-/// batch that fails is undone alone — commits (with `synchronous=FULL`, one fsync), and only then
-/// calls each batch's completion, in submission order. Acknowledgement therefore follows
-/// durability, and many requests share one fsync.
+/// batch that fails is undone alone — and commits. The sync thread then makes the commit durable
+/// (one `fdatasync` of the write-ahead log for every group committed since its last one) and
+/// only then calls each batch's completion, in submission order. Acknowledgement therefore
+/// follows durability, and many requests share one sync, while the writer already applies the
+/// next group: the disk's wait is no longer part of the writer's turn.
 ///
-/// Completions run on the writer thread: they must be quick and must not wait on the writer.
-/// The thread keeps the writer alive until `close()`, which every owner must call.
+/// Durability is that of SQLite's `synchronous = FULL` (a commit survives power loss) when the
+/// database was opened with `.full`, the default: its connection commits with `NORMAL`, which
+/// writes the log without syncing it, and the sync thread syncs it before acknowledging. With
+/// `.normal` nothing is synced per commit. Readers may see a commit a moment before it is synced.
+///
+/// The log is copied back into the database file by a `Checkpointer` on a connection of its own,
+/// not inside the COMMIT that makes it long (SQLite's automatic checkpoint), so no commit waits
+/// for a checkpoint either.
+///
+/// Completions run on the sync thread: they must be quick and must not wait on the writer.
+/// The threads keep the writer alive until `close()`, which every owner must call.
 public final class StoreWriter: @unchecked Sendable {  // mutable state is guarded by `condition`
     /// What the writer has done so far.
     public struct Statistics: Sendable, Equatable {
@@ -17,6 +28,10 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         public var commits: Int
         /// Batches committed (successfully or not).
         public var batches: Int
+        /// `fdatasync` calls that made commits durable.
+        public var syncs: Int = 0
+        /// Checkpoint passes, by the checkpointer or by the writer between its commits.
+        public var checkpoints: Int = 0
     }
 
     /// A batch waiting in the queue, with its ticket (its position in submission order).
@@ -26,10 +41,22 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         var completion: @Sendable (Result<Void, StoreError>) -> Void
     }
 
+    /// A group the writer has committed (or failed), on its way to the sync thread.
+    private struct Settled {
+        var group: [Pending]
+        var results: [Result<Void, StoreError>]
+        var observer: (@Sendable () -> Void)?
+    }
+
     /// The most batches one transaction takes, so a flood cannot make one commit unbounded.
     public let maxBatchesPerCommit: Int
+    /// The log's length, in frames, from which the writer asks the checkpointer to copy it back.
+    public let checkpointFrames: Int
     private let database: Database  // touched only by the writer thread once it has started
     private let applier: BatchApplier  // likewise
+    private let checkpointer: Checkpointer?  // nil when the database has no file of its own to share
+    /// Syncs the log before acknowledgements; nil when the database was opened with `.normal`.
+    private let logSync: LogSync?
     private let condition = NSCondition()
     private var queue: [Pending] = []
     private var submitted: UInt64 = 0
@@ -39,15 +66,42 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private var statistics = Statistics(commits: 0, batches: 0)
     private var groupObserver: (@Sendable () -> Void)?
     private var thread: Thread?
+    private var syncThread: Thread?
+    /// Committed groups for the sync thread, and whether the writer has stopped adding to them.
+    private let syncCondition = NSCondition()
+    private var settled: [Settled] = []
+    private var writerStopped = false
+    private var syncStopped = false
 
-    /// Takes ownership of `database` (already migrated) and starts the writer thread.
-    public init(database: Database, maxBatchesPerCommit: Int = 1_024) {
+    /// Takes ownership of `database` (already migrated) and starts the writer's threads.
+    ///
+    /// `checkpointMegabytes` is how long the log grows before the checkpointer copies it back.
+    public init(database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32) {
         self.database = database
         applier = BatchApplier(database: database)
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
+        let pageSize = (try? database.pageSize()) ?? 4_096
+        checkpointFrames = max(16, (checkpointMegabytes << 20) / max(512, pageSize))
+        // The writer syncs through `logSync`; its own commits only write the log.
+        logSync = database.options.synchronous == .full ? LogSync(databasePath: database.path) : nil
+        if logSync != nil { try? database.execute("PRAGMA synchronous = NORMAL") }
+        // An in-memory or temporary database has no file a second connection could open: it
+        // keeps SQLite's automatic checkpoints.
+        if database.path.isEmpty || database.path.hasPrefix(":memory:") || database.path.hasPrefix("file:") {
+            checkpointer = nil
+        } else if let checkpointer = try? Checkpointer(path: database.path, catchUpFrames: checkpointFrames / 16) {
+            self.checkpointer = checkpointer
+            database.countWALFrames()
+        } else {
+            checkpointer = nil
+        }
         let thread = Thread { [self] in run() }
-        thread.name = "relay-store-writer"
+        thread.name = "store-writer"
         self.thread = thread
+        let syncThread = Thread { [self] in runSync() }
+        syncThread.name = "store-sync"
+        self.syncThread = syncThread
+        syncThread.start()
         thread.start()
     }
 
@@ -60,8 +114,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     // MARK: - Submitting
 
-    /// Queues `batch`; `completion` runs on the writer thread once the batch is committed (or
-    /// has failed). After `close()` the completion runs at once, on the caller's thread, with an error.
+    /// Queues `batch`; `completion` runs on the sync thread once the batch is committed and
+    /// synced (or has failed). After `close()` the completion runs at once, on the caller's thread, with an error.
     public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
         guard !closing else {
@@ -78,17 +132,17 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Submits `batch` and blocks until it is committed; for startup and tests. Must not be called
-    /// from a completion (the writer thread would wait on itself), which it refuses.
+    /// from a completion (the sync thread would wait on itself), which it refuses.
     public func submitAndWait(_ batch: StoreBatch) throws(StoreError) {
-        guard Thread.current !== thread else {
-            throw .store("submit", "submitAndWait called on the writer thread")
+        guard !isOwnThread else {
+            throw .store("submit", "submitAndWait called on the writer's own thread")
         }
         let outcome = Outcome()
         submit(batch) { result in outcome.set(result) }
         try outcome.wait().get()
     }
 
-    /// Sets what runs after each commit group's completions (on the writer thread, before `flush`
+    /// Sets what runs after each round of completions (on the sync thread, before `flush`
     /// returns for them), and after a completion refused at once because the writer is closed:
     /// lets completions queue their follow-ups and hand them on together.
     public func setGroupObserver(_ observer: @escaping @Sendable () -> Void) {
@@ -99,7 +153,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     /// Blocks until every batch submitted before the call is committed (or has failed).
     public func flush() {
-        guard Thread.current !== thread else { return }
+        guard !isOwnThread else { return }
         condition.lock()
         let target = submitted
         while completed < target && !finished { condition.wait() }
@@ -115,32 +169,102 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         condition.unlock()
     }
 
-    /// Commits and batches so far, for measuring how well commits are shared.
+    /// Commits, batches, syncs and checkpoints so far, for measuring how well commits are shared.
     public var currentStatistics: Statistics {
         condition.lock()
-        defer { condition.unlock() }
-        return statistics
+        var current = statistics
+        condition.unlock()
+        current.checkpoints += checkpointer?.currentStatistics.passes ?? 0
+        return current
     }
+
+    /// True on the writer's or the sync thread, which must never wait for the writer.
+    private var isOwnThread: Bool { Thread.current === thread || Thread.current === syncThread }
 
     // MARK: - The writer thread
 
     private func run() {
+        ThreadName.set("store-writer")
         while let (group, observer) = nextGroup() {
+            if checkpointer?.takeCaughtUp() == true { checkpointHere() }
             let results = commit(group)
-            for (pending, result) in zip(group, results) { pending.completion(result) }
-            observer?()
-            condition.lock()
-            completed = group[group.count - 1].ticket
-            statistics.batches += group.count
-            condition.broadcast()
-            condition.unlock()
+            if let frames = database.walFrames, frames >= checkpointFrames {
+                // Far behind (a reader held the log, or the checkpointer cannot keep up): the
+                // writer copies it back itself, which also slows the writer down.
+                if frames >= checkpointFrames * 4 { checkpointHere() } else { checkpointer?.request() }
+            }
+            syncCondition.lock()
+            settled.append(Settled(group: group, results: results, observer: observer))
+            syncCondition.signal()
+            syncCondition.unlock()
         }
+        // Everything is committed: let the sync thread acknowledge it, then close.
+        syncCondition.lock()
+        writerStopped = true
+        syncCondition.signal()
+        while !syncStopped { syncCondition.wait() }
+        syncCondition.unlock()
+        checkpointer?.close()
         applier.close()
         database.close()
         condition.lock()
         finished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Copies what is left of the log back into the database file on the writer's connection,
+    /// between two commits; the next commit then starts the log over.
+    private func checkpointHere() {
+        guard (try? database.checkpointPassively()) != nil else { return }
+        condition.lock()
+        statistics.checkpoints += 1
+        condition.unlock()
+    }
+
+    /// The sync thread: syncs the log once for every group committed since its last sync, then
+    /// runs their completions in order and the group observer once.
+    private func runSync() {
+        ThreadName.set("store-sync")
+        while let groups = nextSettled() {
+            var synced: Result<Void, StoreError> = .success(())
+            if let logSync, groups.contains(where: { $0.results.contains { (try? $0.get()) != nil } }) {
+                synced = logSync.sync()
+                condition.lock()
+                statistics.syncs += 1
+                condition.unlock()
+            }
+            var batches = 0
+            for settled in groups {
+                for (pending, result) in zip(settled.group, settled.results) {
+                    pending.completion(result.flatMap { synced })
+                }
+                batches += settled.group.count
+            }
+            groups[groups.count - 1].observer?()
+            condition.lock()
+            completed = groups[groups.count - 1].group[groups[groups.count - 1].group.count - 1].ticket
+            statistics.batches += batches
+            condition.broadcast()
+            condition.unlock()
+        }
+        syncCondition.lock()
+        syncStopped = true
+        syncCondition.broadcast()
+        syncCondition.unlock()
+    }
+
+    /// Waits for committed groups and takes them all; nil once the writer has stopped and
+    /// everything is taken.
+    private func nextSettled() -> [Settled]? {
+        syncCondition.lock()
+        defer { syncCondition.unlock() }
+        while settled.isEmpty && !writerStopped { syncCondition.wait() }
+        if settled.isEmpty { return nil }
+        let groups = settled
+        settled = []
+        settled.reserveCapacity(groups.count)
+        return groups
     }
 
     /// Waits for work and takes up to `maxBatchesPerCommit` batches, with the group observer;

@@ -1,0 +1,74 @@
+import Foundation
+import RelayStore
+import XCTest
+
+/// The write-ahead log behind the writer: synced before every acknowledgement, copied back into
+/// the database file off the writer's thread, and started over while commits keep coming.
+final class LogDurabilityTests: XCTestCase {
+    private var directory: TemporaryDirectory!
+    private var path: String { directory.file("relay.db") }
+
+    override func setUpWithError() throws { directory = try TemporaryDirectory() }
+    override func tearDown() { directory.remove() }
+
+    func testLogIsCopiedBackAndStartsOverWhileCommitsKeepComing() throws {
+        let database = try Database(path: path)
+        try database.migrate(StoreSchema.migrations)
+        let writer = StoreWriter(database: database, checkpointMegabytes: 1)
+        let results = Results()
+        let payload = String(repeating: "x", count: 2_000)
+        let count = 6_000  // about 12 MB of events: twelve times the checkpoint threshold
+        let inFlight = DispatchSemaphore(value: 64)  // as a server's connections would keep it
+        for seq in 1...count {
+            inFlight.wait()
+            let event = StoredEvent(
+                seq: Int64(seq), type: "activity.updated", at: 1_000, deviceId: "d1", bundleId: "app.one",
+                activityId: "a1", alarmId: nil, data: Sample.bytes(#"{"seq":\#(seq),"pad":"\#(payload)"}"#))
+            writer.submit(StoreBatch([.appendEvent(event)])) { result in
+                results.add("\(seq)", result)
+                inFlight.signal()
+            }
+        }
+        writer.flush()
+        XCTAssertEqual(results.failures, [])
+        XCTAssertEqual(results.names, (1...count).map(String.init), "acknowledged in submission order")
+        let statistics = writer.currentStatistics
+        print("log durability: \(statistics)")
+        XCTAssertGreaterThan(statistics.checkpoints, 0)
+        XCTAssertGreaterThan(statistics.syncs, 0)
+        XCTAssertLessThanOrEqual(statistics.syncs, statistics.commits, "a sync covers at least one commit")
+        let logSize = try XCTUnwrap(try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+        XCTAssertLessThan(logSize, 8 << 20, "the log started over instead of holding all 12 MB")
+        writer.close()
+
+        let store = try Store(path: path)
+        defer { store.close() }
+        let stored = try store.reader.events(after: 0, limit: StoreReader.maxLimit)
+        XCTAssertEqual(stored.count, count)
+        XCTAssertEqual(stored.last?.seq, Int64(count))
+    }
+
+    func testNothingIsAcknowledgedWhenTheLogCannotBeSynced() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(1))]))
+        // The log's file is gone from the directory (SQLite still writes the open one), so the
+        // sync thread cannot make the next commit durable and must not say it did.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        XCTAssertThrowsError(try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(2))]))) { error in
+            let message = (error as? StoreError)?.message ?? ""
+            XCTAssertEqual((error as? StoreError)?.operation, "sync")
+            XCTAssertTrue(message.contains("relay.db-wal") && message.contains("No such file"), message)
+        }
+    }
+
+    func testNormalSynchronousSkipsTheSync() throws {
+        let database = try Database(path: path, options: DatabaseOptions(synchronous: .normal))
+        try database.migrate(StoreSchema.migrations)
+        let writer = StoreWriter(database: database)
+        defer { writer.close() }
+        try writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(1))]))
+        XCTAssertEqual(writer.currentStatistics.commits, 1)
+        XCTAssertEqual(writer.currentStatistics.syncs, 0)
+    }
+}
