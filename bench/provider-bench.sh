@@ -172,8 +172,12 @@ echo "  machine idle during the relay's runs (idle + I/O wait, % of all cores): 
 # How many batches (pushes, mostly) shared a commit, from the counts the relay logs when it stops.
 kill -TERM "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
 RELAY_PID=""
-grep -oE 'store.stats commits=[0-9]+ batches=[0-9]+ syncs=[0-9]+ checkpoints=[0-9]+' "$WORK/relay.log" | tail -1 \
-    | awk -F'[= ]' '{ printf "  store: %d batches in %d commits (%.1f per commit), %d syncs (%.1f batches each), %d checkpoint passes (setup and warm-up included)\n", $5, $3, $5 / $3, $7, $5 / $7, $9 }'
+# (A build from before the sync thread logs no syncs or checkpoints: then only the commits.)
+STATS=$(grep -oE 'store.stats commits=[0-9]+ batches=[0-9]+( syncs=[0-9]+ checkpoints=[0-9]+)?' "$WORK/relay.log" | tail -1 || true)
+awk -F'[= ]' '
+    NF >= 9 { printf "  store: %d batches in %d commits (%.1f per commit), %d syncs (%.1f batches each), %d checkpoint passes (setup and warm-up included)\n", $5, $3, $5 / $3, $7, $5 / $7, $9; next }
+    NF >= 5 { printf "  store: %d batches in %d commits (%.1f per commit) (setup and warm-up included)\n", $5, $3, $5 / $3 }
+' <<<"$STATS"
 [ "${NGINX:-1}" = 1 ] || exit 0
 echo "nginx return 200: $(median "${NGINX_RATES[@]}") req/s, median of ${NGINX_RATES[*]}"
 echo "  machine idle during nginx's runs: $(idle_of nginx)"

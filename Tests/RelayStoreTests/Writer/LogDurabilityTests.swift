@@ -48,6 +48,40 @@ final class LogDurabilityTests: XCTestCase {
         XCTAssertEqual(stored.last?.seq, Int64(count))
     }
 
+    func testAReaderHoldingAnOldSnapshotDelaysTheCopyButNoCommit() throws {
+        let database = try Database(path: path)
+        try database.migrate(StoreSchema.migrations)
+        let writer = StoreWriter(database: database, checkpointMegabytes: 1)
+        defer { writer.close() }
+        try writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(1))]))
+        // A read transaction pins the log as it was: no checkpoint may copy past its snapshot.
+        let reader = try Database(path: path, options: .reader)
+        defer { reader.close() }
+        try reader.execute("BEGIN")
+        XCTAssertEqual(try count(in: reader), 1)
+        let padding = String(repeating: "y", count: 4_000)
+        func write(_ range: ClosedRange<Int>) throws {
+            for seq in range {
+                let event = StoredEvent(
+                    seq: Int64(seq), type: "activity.updated", at: 1_000, deviceId: nil, bundleId: nil,
+                    activityId: nil, alarmId: nil, data: Sample.bytes(#"{"pad":"\#(padding)"}"#))
+                try writer.submitAndWait(StoreBatch([.appendEvent(event)]))
+            }
+        }
+        try write(2...1_500)  // about 6 MB: past the writer's own limit (4 MB) while pinned
+        XCTAssertEqual(try count(in: reader), 1)
+        try reader.execute("COMMIT")
+        try write(1_501...3_000)
+        XCTAssertGreaterThan(writer.currentStatistics.checkpoints, 0)
+        XCTAssertEqual(try count(in: reader), 3_000)
+    }
+
+    private func count(in reader: Database) throws -> Int64 {
+        try reader.withStatement("SELECT count(*) FROM events") { statement throws(StoreError) in
+            try statement.step() ? statement.int64(0) : -1
+        }
+    }
+
     func testNothingIsAcknowledgedWhenTheLogCannotBeSynced() throws {
         let store = try Store(path: path)
         defer { store.close() }
