@@ -15,8 +15,6 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
     struct Statistics: Sendable, Equatable {
         /// Checkpoint passes run.
         var passes = 0
-        /// Frames found in the log over those passes, copied back or not.
-        var framesSeen = 0
     }
 
     /// How many frames may stay in the log when this thread hands the rest to the writer.
@@ -87,7 +85,6 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
                 guard let progress = try? database.checkpointPassively() else { break }
                 condition.lock()
                 statistics.passes += 1
-                statistics.framesSeen += progress.logFrames
                 let stop = closing
                 condition.unlock()
                 // Stop once the rest is short, or when a pass copied nothing new: a reader still

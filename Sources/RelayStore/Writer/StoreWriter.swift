@@ -54,7 +54,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     public let checkpointFrames: Int
     private let database: Database  // touched only by the writer thread once it has started
     private let applier: BatchApplier  // likewise
-    private let checkpointer: Checkpointer?  // nil when the database has no file of its own to share
+    private let checkpointer: Checkpointer?  // nil when its connection could not be opened
     /// Syncs the log before acknowledgements; nil when the database was opened with `.normal`.
     private let logSync: LogSync?
     private let condition = NSCondition()
@@ -82,19 +82,12 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
         let pageSize = (try? database.pageSize()) ?? 4_096
         checkpointFrames = max(16, (checkpointMegabytes << 20) / max(512, pageSize))
-        // The writer syncs through `logSync`; its own commits only write the log.
+        // The writer's commits only write the log; the sync thread syncs it through `logSync`.
         logSync = database.options.synchronous == .full ? LogSync(databasePath: database.path) : nil
         if logSync != nil { try? database.execute("PRAGMA synchronous = NORMAL") }
-        // An in-memory or temporary database has no file a second connection could open: it
-        // keeps SQLite's automatic checkpoints.
-        if database.path.isEmpty || database.path.hasPrefix(":memory:") || database.path.hasPrefix("file:") {
-            checkpointer = nil
-        } else if let checkpointer = try? Checkpointer(path: database.path, catchUpFrames: checkpointFrames / 16) {
-            self.checkpointer = checkpointer
-            database.countWALFrames()
-        } else {
-            checkpointer = nil
-        }
+        // Should the second connection fail to open, SQLite's automatic checkpoints stay on.
+        checkpointer = try? Checkpointer(path: database.path, catchUpFrames: checkpointFrames / 16)
+        if checkpointer != nil { database.countWALFrames() }
         let thread = Thread { [self] in run() }
         thread.name = "store-writer"
         self.thread = thread
@@ -115,7 +108,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     // MARK: - Submitting
 
     /// Queues `batch`; `completion` runs on the sync thread once the batch is committed and
-    /// synced (or has failed). After `close()` the completion runs at once, on the caller's thread, with an error.
+    /// synced (or has failed). After `close()` the completion runs at once, on the caller's
+    /// thread, with an error.
     public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
         guard !closing else {
@@ -241,9 +235,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
                 }
                 batches += settled.group.count
             }
-            groups[groups.count - 1].observer?()
+            groups.last?.observer?()
             condition.lock()
-            completed = groups[groups.count - 1].group[groups[groups.count - 1].group.count - 1].ticket
+            completed = groups.last?.group.last?.ticket ?? completed
             statistics.batches += batches
             condition.broadcast()
             condition.unlock()
