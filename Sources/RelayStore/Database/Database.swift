@@ -68,10 +68,7 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
             try execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
             // Checkpoint once the WAL holds about 32 MiB (SQLite's default is 1000 pages): a busy
             // relay appends many small rows.
-            let pageSize = try withStatement("PRAGMA page_size") { statement throws(StoreError) in
-                try statement.step() ? statement.int64(0) : 4096
-            }
-            try execute("PRAGMA wal_autocheckpoint = \((32 << 20) / max(512, pageSize))")
+            try execute("PRAGMA wal_autocheckpoint = \((32 << 20) / max(512, try pageSize()))")
             // Debian's SQLite is built with SECURE_DELETE, which zeroes every freed page and writes
             // it out: pruning the logs wrote as many pages again. FAST still zeroes deleted rows on
             // the pages a write touches anyway, but never writes a page only to clear it.

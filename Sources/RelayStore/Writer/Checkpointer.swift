@@ -11,12 +11,6 @@ import Foundation
 /// start over once every frame in it was copied back and no commit came in between, which a busy
 /// writer never leaves time for, so the writer itself copies that short rest between two commits.
 final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by `condition`
-    /// What the checkpointer has done so far.
-    struct Statistics: Sendable, Equatable {
-        /// Checkpoint passes run.
-        var passes = 0
-    }
-
     /// How many frames may stay in the log when this thread hands the rest to the writer.
     let catchUpFrames: Int
     private let database: Database  // touched only by the checkpointer's thread once it has started
@@ -25,7 +19,7 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
     private var caughtUp = false
     private var closing = false
     private var finished = false
-    private var statistics = Statistics()
+    private var passesRun = 0
 
     /// Opens a connection of its own to the database at `path` (which must exist) and starts the thread.
     init(path: String, catchUpFrames: Int) throws(StoreError) {
@@ -57,11 +51,11 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
         return caughtUp
     }
 
-    /// Passes run so far.
-    var currentStatistics: Statistics {
+    /// Checkpoint passes run so far.
+    var passes: Int {
         condition.lock()
         defer { condition.unlock() }
-        return statistics
+        return passesRun
     }
 
     /// Finishes the pass under way, stops the thread and closes its connection.
@@ -84,7 +78,7 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
                 // and nothing is lost while the log waits.
                 guard let progress = try? database.checkpointPassively() else { break }
                 condition.lock()
-                statistics.passes += 1
+                passesRun += 1
                 let stop = closing
                 condition.unlock()
                 // Stop once the rest is short, or when a pass copied nothing new: a reader still

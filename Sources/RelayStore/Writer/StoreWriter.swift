@@ -45,7 +45,6 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private struct Settled {
         var group: [Pending]
         var results: [Result<Void, StoreError>]
-        var observer: (@Sendable () -> Void)?
     }
 
     /// The most batches one transaction takes, so a flood cannot make one commit unbounded.
@@ -168,7 +167,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         condition.lock()
         var current = statistics
         condition.unlock()
-        current.checkpoints += checkpointer?.currentStatistics.passes ?? 0
+        current.checkpoints += checkpointer?.passes ?? 0
         return current
     }
 
@@ -179,7 +178,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     private func run() {
         ThreadName.set("store-writer")
-        while let (group, observer) = nextGroup() {
+        while let group = nextGroup() {
             if checkpointer?.takeCaughtUp() == true { checkpointHere() }
             let results = commit(group)
             if let frames = database.walFrames, frames >= checkpointFrames {
@@ -188,7 +187,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
                 if frames >= checkpointFrames * 4 { checkpointHere() } else { checkpointer?.request() }
             }
             syncCondition.lock()
-            settled.append(Settled(group: group, results: results, observer: observer))
+            settled.append(Settled(group: group, results: results))
             syncCondition.signal()
             syncCondition.unlock()
         }
@@ -235,7 +234,10 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
                 }
                 batches += settled.group.count
             }
-            groups.last?.observer?()
+            condition.lock()
+            let observer = groupObserver
+            condition.unlock()
+            observer?()
             condition.lock()
             completed = groups.last?.group.last?.ticket ?? completed
             statistics.batches += batches
@@ -261,9 +263,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         return groups
     }
 
-    /// Waits for work and takes up to `maxBatchesPerCommit` batches, with the group observer;
-    /// nil once closing and drained.
-    private func nextGroup() -> ([Pending], (@Sendable () -> Void)?)? {
+    /// Waits for work and takes up to `maxBatchesPerCommit` batches; nil once closing and drained.
+    private func nextGroup() -> [Pending]? {
         condition.lock()
         defer { condition.unlock() }
         while queue.isEmpty && !closing { condition.wait() }
@@ -278,7 +279,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             group = Array(queue.prefix(count))
             queue.removeFirst(count)
         }
-        return (group, groupObserver)
+        return group
     }
 
     /// Applies `group` in one transaction and returns each batch's result.
