@@ -12,7 +12,7 @@
 #   bench/provider-bench.sh                  # N=20000 C=8 M=32 COUNT=1000 THREADS=2 ROUNDS=3
 #   N=50000 C=16 M=64 bench/provider-bench.sh
 #
-# Environment: N, C, M, COUNT, THREADS (relay threads = nginx workers), ROUNDS (relay and nginx
+# Environment: N, C, M, COUNT, SHUFFLE, THREADS (relay threads = nginx workers), ROUNDS (relay and nginx
 # runs alternated; the medians are reported), RELAY (path of the activity-relay binary; default
 # .build/release/activity-relay, built if missing), KEEP=1 keeps the work directory (logs,
 # config), NGINX=0 measures the relay alone (A/B runs of two builds).
@@ -61,6 +61,9 @@ wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem"
 
 python3 "$HERE/provider/make_activities.py" --base "https://127.0.0.1:$RELAY_PORT" --cafile "$DATA/tls-cert.pem" \
     --admin-key="$(cat "$DATA/admin-key")" --count "$COUNT" --bundle "$BUNDLE" --out "$WORK/relay-uris.txt" >&2
+# SHUFFLE=1: the tokens in a random order (the same for both servers), as pushes from a real
+# backend arrive, rather than in the order the activities were created.
+if [ "${SHUFFLE:-0}" = 1 ]; then shuf "$WORK/relay-uris.txt" -o "$WORK/relay-uris.txt"; fi
 JWT=$("$RELAY" token --data "$DATA")
 TIMESTAMP=$(( $(date +%s) + 60 ))
 printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,"status":"on its way","eta":"12:40"}}}' \

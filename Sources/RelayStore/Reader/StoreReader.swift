@@ -49,30 +49,64 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     public func documents(kind: String, deviceId: String? = nil, bundleId: String? = nil) throws(StoreError)
         -> [StoredDocument]
     {
-        var sql = "SELECT \(Self.documentColumns) FROM documents WHERE kind = ?1"
-        if deviceId != nil { sql += " AND device_id = ?2" }
-        if bundleId != nil { sql += " AND bundle_id = ?3" }
-        sql += " ORDER BY id"
-        return try read { database throws(StoreError) in
-            try database.withStatement(sql) { statement throws(StoreError) in
-                try statement.bind(kind, at: 1)
-                if let deviceId { try statement.bind(deviceId, at: 2) }
-                if let bundleId { try statement.bind(bundleId, at: 3) }
-                var documents: [StoredDocument] = []
-                while try statement.step() { documents.append(Self.document(statement)) }
-                return documents
-            }
+        try currentDocuments(kind: kind, id: nil).filter { document in
+            (deviceId == nil || document.deviceId == deviceId) && (bundleId == nil || document.bundleId == bundleId)
         }
     }
 
     /// The document `kind`/`id`, or nil when there is none.
     public func document(kind: String, id: String) throws(StoreError) -> StoredDocument? {
-        let sql = "SELECT \(Self.documentColumns) FROM documents WHERE kind = ?1 AND id = ?2"
+        try currentDocuments(kind: kind, id: id).first
+    }
+
+    /// The documents of `kind` (only `id`, if given) as they stand: each row, or the latest
+    /// version an event after the flush mark carries, whichever is newer (see `StoreSchema`).
+    /// Read in one transaction, so rows and log are of the same commit.
+    private func currentDocuments(kind: String, id: String?) throws(StoreError) -> [StoredDocument] {
+        let idFilter = id == nil ? "" : " AND id = ?2"
+        let rowsSQL = "SELECT \(Self.documentColumns), as_of FROM documents WHERE kind = ?1\(idFilter) ORDER BY id"
+        let carriedSQL = """
+            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, substr(data, doc_offset + 1, doc_length), seq
+            FROM (
+                SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, data, doc_offset, doc_length, max(seq) AS seq
+                FROM events
+                WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?3), -9223372036854775808)
+                    AND doc_kind = ?1\(id == nil ? "" : " AND doc_id = ?2")
+                GROUP BY doc_id)
+            """
         return try read { database throws(StoreError) in
-            try database.withStatement(sql) { statement throws(StoreError) in
-                try statement.bind(kind, at: 1)
-                try statement.bind(id, at: 2)
-                return try statement.step() ? Self.document(statement) : nil
+            try database.transaction(.deferred) { () throws(StoreError) -> [StoredDocument] in
+                var documents: [StoredDocument] = []
+                var asOf: [Int64?] = []
+                var position: [String: Int] = [:]
+                try database.withStatement(rowsSQL) { statement throws(StoreError) in
+                    try statement.bind(kind, at: 1)
+                    if let id { try statement.bind(id, at: 2) }
+                    while try statement.step() {
+                        position[statement.text(1) ?? ""] = documents.count
+                        documents.append(Self.document(statement))
+                        asOf.append(statement.isNull(6) ? nil : statement.int64(6))
+                    }
+                }
+                var added = false
+                try database.withStatement(carriedSQL) { statement throws(StoreError) in
+                    try statement.bind(kind, at: 1)
+                    if let id { try statement.bind(id, at: 2) }
+                    try statement.bind(StoreSchema.documentsThroughKey, at: 3)
+                    while try statement.step() {
+                        let seq = statement.int64(6)
+                        let carried = Self.document(statement)
+                        if let index = position[carried.id] {
+                            if let rowAsOf = asOf[index], rowAsOf >= seq { continue }
+                            documents[index] = carried
+                        } else {
+                            documents.append(carried)
+                            added = true
+                        }
+                    }
+                }
+                if added { documents.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
+                return documents
             }
         }
     }

@@ -20,6 +20,15 @@
 ///   from before, and those whose event was pruned first, keep the record itself (see
 ///   `EmbeddedRecord`).
 /// - `meta`: small named values (clock state, keys, the next sequence number).
+///
+/// Since version 4 a document carried by an event of its batch is not written to `documents`
+/// with every change: the event's row says which document it carries (`doc_kind`, `doc_id`,
+/// `doc_state`, and where in its data: `doc_offset`, `doc_length`; the lookup columns are the
+/// event's own `device_id` and `bundle_id`), and the writer brings `documents` up to date from
+/// the log about once a second (see `BatchApplier`). `documentsThroughKey` names the last event
+/// so applied; a document's current version is its row, or the latest event after that mark
+/// that carries it, whichever is newer by `as_of` (the log position a row was written at).
+/// `StoreReader` reads documents that way, so what it returns never lags the log.
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
     public static let migrations: [Migration] = [
@@ -101,12 +110,28 @@ public enum StoreSchema {
                 ALTER TABLE documents ADD COLUMN body_offset INTEGER;
                 ALTER TABLE documents ADD COLUMN body_length INTEGER;
                 """),
+        Migration(
+            version: 4,
+            sql: """
+                ALTER TABLE events ADD COLUMN doc_kind TEXT;
+                ALTER TABLE events ADD COLUMN doc_id TEXT;
+                ALTER TABLE events ADD COLUMN doc_state TEXT;
+                ALTER TABLE events ADD COLUMN doc_offset INTEGER;
+                ALTER TABLE events ADD COLUMN doc_length INTEGER;
+                ALTER TABLE documents ADD COLUMN as_of INTEGER;
+                INSERT OR REPLACE INTO meta (key, value)
+                    SELECT 'store.documentsThrough', CAST(CAST(coalesce(max(seq), 0) AS TEXT) AS BLOB) FROM events;
+                """),
     ]
 
     /// The meta key under which the writer keeps the highest push log id it has handed out
     /// (decimal text), written whenever it prunes the push log: with no AUTOINCREMENT, an
     /// emptied log would otherwise restart numbering, and ids must only grow.
     public static let lastPushIDKey = "store.lastPushId"
+
+    /// The meta key under which the writer keeps the `seq` (decimal text) through which every
+    /// document an event carries is written to `documents`; later events may carry newer versions.
+    public static let documentsThroughKey = "store.documentsThrough"
 
     /// The version a fully migrated file has.
     public static var latestVersion: Int32 { Int32(migrations.count) }

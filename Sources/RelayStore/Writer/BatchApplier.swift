@@ -9,6 +9,18 @@
 /// reference to it (`EmbeddedRecord`); before events are pruned, such values are copied into
 /// their rows.
 ///
+/// A document carried by an event of its batch (an activity's `activity.updated`, say) is not
+/// written to its row at all: the event's row says which document it carries, and about once a
+/// second (`flushDocumentsIfDue`) one statement brings `documents` up to date from the log, the
+/// latest carrying event of each document only. A push to one of many activities used to dirty a
+/// page of `documents` in every commit; now a document is written about once a second, however
+/// often it changes. Documents written otherwise (a body of their own, a delete) are written at
+/// once, marked with the log position they are current at (`as_of`), so that an older copy in
+/// the log never overrides them; a delete of a document the log carries since the last flush
+/// flushes first, or the log would bring it back. `StoreReader` reads documents the same way,
+/// rows and log together (see `StoreSchema`), and the next flush after a crash picks up what the
+/// log carried, so nothing waits for a flush to be durable.
+///
 /// Used only by the writer thread.
 final class BatchApplier {
     private let database: Database
@@ -16,15 +28,52 @@ final class BatchApplier {
     private var upsertDocument: Statement?
     private var appendEvent: Statement?
     private var appendPush: Statement?
+    private var flushCarried: Statement?
     /// The highest push log id handed out; nil until the first push needs it.
     private var lastPushID: Int64?
     /// The highest event `seq` committed or applied in the open transaction (`Int64.min` for an
     /// empty log); nil until an append needs it, and again after a rollback or a prune.
     private var lastEventSeq: Int64?
 
-    /// Applies batches on `database`.
-    init(database: Database) {
+    /// How often carried documents are written to their rows: at most `documentFlushInterval`
+    /// after the last flush, or once `documentFlushEvents` events have carried documents since.
+    let documentFlushInterval: Duration
+    let documentFlushEvents: Int
+    /// Documents carried by events since the last flush: deleting one of them flushes first.
+    /// May hold more than that (after a rollback), never less.
+    private var carriedSinceFlush: Set<DocumentKey> = []
+    /// What `carriedSinceFlush` held before a flush in the open transaction, put back if the
+    /// transaction (or the batch) is undone.
+    private var carriedBeforeFlush: Set<DocumentKey> = []
+    /// Events that carried documents since the last flush.
+    private var carryingEvents = 0
+    /// Whether the log may carry documents that `carriedSinceFlush` does not know of: true from
+    /// the start (the last run may have stopped before its flush) until a flush commits.
+    private var carriedUnknown = true
+    private var flushedInTransaction = false
+    private var lastFlush = ContinuousClock.now
+
+    /// A document's identity.
+    private struct DocumentKey: Hashable {
+        var kind: String
+        var id: String
+    }
+
+    /// A document an event of the batch carries, left to the next flush: what the event's row notes.
+    private struct CarriedDocument {
+        var seq: Int64
+        var kind: String
+        var id: String
+        var state: String?
+        var embedded: EmbeddedRecord
+    }
+
+    /// Applies batches on `database`, writing carried documents to their rows as often as the
+    /// two limits say.
+    init(database: Database, documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384) {
         self.database = database
+        self.documentFlushInterval = documentFlushInterval
+        self.documentFlushEvents = max(1, documentFlushEvents)
     }
 
     /// Finalizes the held statements, so that the connection can close at once.
@@ -33,6 +82,7 @@ final class BatchApplier {
         upsertDocument = nil
         appendEvent = nil
         appendPush = nil
+        flushCarried = nil
     }
 
     /// Applies every write of `batch`, in order. When a write fails, what the applier remembers
@@ -46,32 +96,104 @@ final class BatchApplier {
         }
     }
 
-    /// Forgets what the applier remembers of the log's end: to be called whenever writes it
-    /// applied are rolled back, so that the next append reads the end from the table again.
+    /// Forgets what the applier remembers of the log's end and of a flush in the open transaction:
+    /// to be called whenever writes it applied are rolled back, so that the next append reads the
+    /// end from the table again and the documents the flush wrote count as carried still.
     func transactionUndone() {
         lastEventSeq = nil
+        flushUndone()
+    }
+
+    /// Counts the documents of a flush undone by a rollback (of its transaction, batch or
+    /// savepoint) as carried still.
+    func flushUndone() {
+        carriedSinceFlush.formUnion(carriedBeforeFlush)
+        carriedBeforeFlush = []
+        flushedInTransaction = false
+    }
+
+    /// To be called once the open transaction has committed.
+    func transactionCommitted() {
+        guard flushedInTransaction else { return }
+        flushedInTransaction = false
+        carriedBeforeFlush = []
+        carriedUnknown = false
+        lastFlush = ContinuousClock.now
     }
 
     private func applyWrites(of batch: StoreBatch) throws(StoreError) {
         // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
         for case .appendEvent(let event) in batch.writes { events.append(event) }
-        for write in batch.writes { try apply(write, carriedBy: events) }
+        let (embedded, carried) = planDocuments(of: batch, events: events)
+        var upserts = 0
+        for write in batch.writes {
+            switch write {
+            case .upsertDocument(let document):
+                try writeDocument(document, embeddedIn: embedded[upserts], carried: carried, batchEnd: events.last?.seq)
+                upserts += 1
+            case .appendEvent(let event):
+                try append(event, carrying: carried.first { $0.seq == event.seq })
+            default:
+                try apply(write, carriedBy: events)
+            }
+        }
     }
 
-    /// Applies one write; a document body or push record that one of `events` carries is stored
-    /// as a reference to it.
+    /// Where each document upsert of `batch` (in order) finds its body among `events`, and which
+    /// of them are left to the log: those whose body an event appended after the upsert carries,
+    /// with the same device and app (the row's lookup columns come from the event's), one
+    /// document per event, and only documents the batch writes once.
+    private func planDocuments(of batch: StoreBatch, events: [StoredEvent]) -> (
+        embedded: [EmbeddedRecord?], carried: [CarriedDocument]
+    ) {
+        var embedded: [EmbeddedRecord?] = []
+        var carried: [CarriedDocument] = []
+        var written: [DocumentKey] = []
+        for write in batch.writes {
+            switch write {
+            case .upsertDocument(let document): written.append(DocumentKey(kind: document.kind, id: document.id))
+            case .deleteDocument(let kind, let id): written.append(DocumentKey(kind: kind, id: id))
+            default: break
+            }
+        }
+        var appended: [Int64] = []
+        for write in batch.writes {
+            switch write {
+            case .appendEvent(let event):
+                appended.append(event.seq)
+            case .upsertDocument(let document):
+                let found = EmbeddedRecord.find(document.body, in: events)
+                embedded.append(found)
+                let key = DocumentKey(kind: document.kind, id: document.id)
+                guard let found, !appended.contains(found.seq), !carried.contains(where: { $0.seq == found.seq }),
+                    written.count == 1 || written.lazy.filter({ $0 == key }).count == 1,
+                    let carrier = events.first(where: { $0.seq == found.seq }),
+                    carrier.deviceId == document.deviceId, carrier.bundleId == document.bundleId
+                else { continue }
+                carried.append(
+                    CarriedDocument(
+                        seq: found.seq, kind: document.kind, id: document.id, state: document.state, embedded: found))
+            default:
+                break
+            }
+        }
+        return (embedded, carried)
+    }
+
+    /// Applies one write that is neither a document upsert nor an event; a push record that one of
+    /// `events` carries is stored as a reference to it.
     private func apply(_ write: StoreBatch.Write, carriedBy events: [StoredEvent]) throws(StoreError) {
         switch write {
-        case .upsertDocument(let document):
-            try upsert(document, embeddedIn: EmbeddedRecord.find(document.body, in: events))
+        case .upsertDocument, .appendEvent:
+            preconditionFailure("applied by applyWrites")
         case .deleteDocument(let kind, let id):
+            // Else the flush, or a reader, would bring back the copy the log carries.
+            if carriedUnknown || carriedSinceFlush.contains(DocumentKey(kind: kind, id: id)) { try flushDocuments() }
             try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
                 try statement.bind(id, at: 2)
             }
-        case .appendEvent(let event):
-            try append(event)
         case .appendPush(let push):
             try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
         case .setMeta(let key, let value):
@@ -95,13 +217,29 @@ final class BatchApplier {
 
     // MARK: - Documents
 
-    /// Writes `document`, with only a reference to its body when `embedded` says where an event holds it.
-    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?) throws(StoreError) {
+    /// Leaves `document` to the log when `carried` has it, else writes its row now.
+    private func writeDocument(
+        _ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, carried: [CarriedDocument], batchEnd: Int64?
+    ) throws(StoreError) {
+        let key = DocumentKey(kind: document.kind, id: document.id)
+        if carried.contains(where: { $0.kind == document.kind && $0.id == document.id }) {
+            carriedSinceFlush.insert(key)
+            carryingEvents += 1
+            return
+        }
+        // Current as of this batch: no copy an earlier event carries may override it.
+        let asOf = max(try currentLastEventSeq(), batchEnd ?? Int64.min)
+        try upsert(document, embeddedIn: embedded, asOf: asOf)
+    }
+
+    /// Writes `document`'s row, with only a reference to its body when `embedded` says where an
+    /// event holds it, current as of log position `asOf`.
+    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, asOf: Int64) throws(StoreError) {
         let body = embedded == nil ? document.body : []
         let update = try prepared(
             &updateDocument,
             """
-            UPDATE documents SET state = ?3, body = ?4, event_seq = ?7, body_offset = ?8, body_length = ?9
+            UPDATE documents SET state = ?3, body = ?4, event_seq = ?7, body_offset = ?8, body_length = ?9, as_of = ?10
             WHERE kind = ?1 AND id = ?2 AND device_id IS ?5 AND bundle_id IS ?6
             """
         )
@@ -112,17 +250,18 @@ final class BatchApplier {
             try statement.bind(document.deviceId, at: 5)
             try statement.bind(document.bundleId, at: 6)
             try Self.bind(embedded, at: 7, statement)
+            try statement.bind(asOf, at: 10)
         }
         if database.changes == 1 { return }
         // New, or its device or app changed: write every column.
         let upsert = try prepared(
             &upsertDocument,
             """
-            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
             state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
-            body_offset = excluded.body_offset, body_length = excluded.body_length
+            body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
             """)
         try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1)
@@ -131,7 +270,46 @@ final class BatchApplier {
             try statement.bind(document.bundleId, at: 4)
             try statement.bind(document.state, at: 5)
             try Self.bind(embedded, at: 7, statement)
+            try statement.bind(asOf, at: 10)
         }
+    }
+
+    /// Flushes carried documents (`flushDocuments`) when the interval has passed since the last
+    /// flush, or enough events have carried documents; call inside the transaction of a group.
+    func flushDocumentsIfDue() throws(StoreError) {
+        let due =
+            carryingEvents >= documentFlushEvents
+            || ((carryingEvents > 0 || carriedUnknown) && ContinuousClock.now - lastFlush >= documentFlushInterval)
+        if due { try flushDocuments() }
+    }
+
+    /// Writes to `documents` the latest version of each document that an event after the mark
+    /// (`StoreSchema.documentsThroughKey`) carries, unless its row is as new, then moves the mark
+    /// to the log's end. One statement, whatever the number of documents.
+    func flushDocuments() throws(StoreError) {
+        let end = try currentLastEventSeq()
+        let statement = try prepared(
+            &flushCarried,
+            """
+            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of)
+            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, x'', seq, doc_offset, doc_length, seq FROM (
+                SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, max(seq) AS seq, doc_offset, doc_length
+                FROM events
+                WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), -9223372036854775808)
+                    AND doc_kind IS NOT NULL
+                GROUP BY doc_kind, doc_id)
+            WHERE true
+            ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
+            state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
+            body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
+            WHERE documents.as_of IS NULL OR documents.as_of < excluded.as_of
+            """)
+        try run(statement) { statement throws(StoreError) in try statement.bind(StoreSchema.documentsThroughKey, at: 1) }
+        if end != Int64.min { try setMeta(StoreSchema.documentsThroughKey, Array(String(end).utf8)) }
+        carriedBeforeFlush.formUnion(carriedSinceFlush)
+        carriedSinceFlush = []
+        carryingEvents = 0
+        flushedInTransaction = true
     }
 
     /// Binds where `embedded` is (its event, offset and length) at `index` and the next two
@@ -150,15 +328,17 @@ final class BatchApplier {
     /// itself (`INSERT ... SELECT ... WHERE ?1 > (SELECT max(seq) FROM events)`) made SQLite
     /// stage every row in a temporary table, since the statement reads the table it writes,
     /// which was most of what a push cost the writer.
-    private func append(_ event: StoredEvent) throws(StoreError) {
+    /// With `carrying`, the row also notes the document the event carries.
+    private func append(_ event: StoredEvent, carrying carried: CarriedDocument?) throws(StoreError) {
         guard event.seq > (try currentLastEventSeq()) else {
             throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
         }
         let statement = try prepared(
             &appendEvent,
             """
-            INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data,
+                doc_kind, doc_id, doc_state, doc_offset, doc_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """)
         try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
@@ -168,6 +348,11 @@ final class BatchApplier {
             try statement.bind(event.bundleId, at: 5)
             try statement.bind(event.activityId, at: 6)
             try statement.bind(event.alarmId, at: 7)
+            try statement.bind(carried?.kind, at: 9)
+            try statement.bind(carried?.id, at: 10)
+            try statement.bind(carried?.state, at: 11)
+            try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
+            try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
         }
         lastEventSeq = event.seq
     }
@@ -266,6 +451,8 @@ final class BatchApplier {
     /// carry into the rows that only referred to them.
     private func pruneEvents(below cutoff: Int64?) throws(StoreError) {
         guard let cutoff else { return }
+        // Documents the pruned events carry go to their rows first.
+        try flushDocuments()
         for (table, value, offset, length) in [
             ("pushes", "record", "record_offset", "record_length"), ("documents", "body", "body_offset", "body_length"),
         ] {

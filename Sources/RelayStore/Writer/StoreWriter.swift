@@ -75,9 +75,15 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// Takes ownership of `database` (already migrated) and starts the writer's threads.
     ///
     /// `checkpointMegabytes` is how long the log grows before the checkpointer copies it back.
-    public init(database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32) {
+    /// `documentFlushInterval` and `documentFlushEvents` say how often documents carried by events
+    /// are written to their rows (see `BatchApplier`).
+    public init(
+        database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32,
+        documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384
+    ) {
         self.database = database
-        applier = BatchApplier(database: database)
+        applier = BatchApplier(
+            database: database, documentFlushInterval: documentFlushInterval, documentFlushEvents: documentFlushEvents)
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
         let pageSize = (try? database.pageSize()) ?? 4_096
         checkpointFrames = max(16, (checkpointMegabytes << 20) / max(512, pageSize))
@@ -191,7 +197,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             syncCondition.signal()
             syncCondition.unlock()
         }
-        // Everything is committed: let the sync thread acknowledge it, then close.
+        // Everything is committed: a last flush leaves no document to the log (a clean stop's
+        // file reads at once), then the sync thread acknowledges, then the connection closes.
+        flushDocumentsBeforeClosing()
         syncCondition.lock()
         writerStopped = true
         syncCondition.signal()
@@ -204,6 +212,20 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         finished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Writes every document the log carries to its row, in a transaction of its own; on failure
+    /// the log still carries them, and the next start's reads and flushes find them there.
+    private func flushDocumentsBeforeClosing() {
+        do throws(StoreError) {
+            try database.execute("BEGIN IMMEDIATE")
+            try applier.flushDocuments()
+            try database.execute("COMMIT")
+            applier.transactionCommitted()
+        } catch {
+            database.rollback()
+            applier.transactionUndone()
+        }
     }
 
     /// Copies what is left of the log back into the database file on the writer's connection,
@@ -304,7 +326,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         do throws(StoreError) {
             try database.execute("BEGIN IMMEDIATE")
             for pending in group { try applier.apply(pending.batch) }
+            try applier.flushDocumentsIfDue()
             try database.execute("COMMIT")
+            applier.transactionCommitted()
             condition.lock()
             statistics.commits += 1
             condition.unlock()
@@ -332,7 +356,15 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
                     results.append(.failure(error))
                 }
             }
+            // A flush that fails here is left to the next group; the batches still commit.
+            do {
+                try database.savepoint("flush") { () throws(StoreError) in try applier.flushDocumentsIfDue() }
+            } catch {
+                if database.isAutocommit { throw error }
+                applier.flushUndone()
+            }
             try database.execute("COMMIT")
+            applier.transactionCommitted()
             condition.lock()
             statistics.commits += 1
             condition.unlock()
