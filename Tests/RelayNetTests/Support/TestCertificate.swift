@@ -1,11 +1,14 @@
 import Foundation
 import RelayNet
 
-/// A self-signed certificate generated once per test run into a temporary directory.
+/// A self-signed certificate generated once per test run into a temporary directory, removed
+/// when the test process exits.
 enum TestCertificate {
+    /// The directory of the shared certificate.
+    private static let directory = makeTemporaryDirectory()
+
     /// Paths of the shared certificate (also the CA file) and key.
     static let shared: (certificate: String, key: String) = {
-        let directory = makeTemporaryDirectory()
         let certificate = directory + "/tls-cert.pem"
         let key = directory + "/tls-key.pem"
         do {
@@ -13,6 +16,8 @@ enum TestCertificate {
         } catch {
             preconditionFailure("test certificate generation failed: \(error)")
         }
+        // Every test class shares it, so no test's tearDown can remove it.
+        atexit { try? FileManager.default.removeItem(atPath: TestCertificate.directory) }
         return (certificate, key)
     }()
 

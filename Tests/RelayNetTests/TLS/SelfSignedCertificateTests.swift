@@ -6,6 +6,7 @@ import XCTest
 final class SelfSignedCertificateTests: XCTestCase {
     func testCreatesKeyWithMode0600OnceAndReusesIt() throws {
         let directory = TestCertificate.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificate = directory + "/tls-cert.pem"
         let key = directory + "/tls-key.pem"
         XCTAssertTrue(try SelfSignedCertificate.ensure(certificatePath: certificate, keyPath: key))
@@ -20,6 +21,7 @@ final class SelfSignedCertificateTests: XCTestCase {
 
     func testRefusesWhenOnlyOneFileExists() throws {
         let directory = TestCertificate.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         let certificate = directory + "/tls-cert.pem"
         XCTAssertTrue(FileManager.default.createFile(atPath: certificate, contents: Data("x".utf8)))
         XCTAssertThrowsError(

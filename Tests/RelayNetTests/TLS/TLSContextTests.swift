@@ -14,6 +14,7 @@ final class TLSContextTests: XCTestCase {
 
     func testKeyThatDoesNotMatchCertificateIsRefused() throws {
         let directory = TestCertificate.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try SelfSignedCertificate.ensure(certificatePath: directory + "/c.pem", keyPath: directory + "/k.pem")
         let config = TLSConfiguration(
             certificateChainPath: TestCertificate.shared.certificate, privateKeyPath: directory + "/k.pem")

@@ -34,6 +34,7 @@ final class AppAPICrashTests: XCTestCase {
     func testEveryAcknowledgedWriteSurvivesSIGKILL() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
         // Quiet logs: the test does not read the relay's stderr while it runs, so a request log
         // line per write would fill the pipe and stall the relay.
         let config = data + "/quiet.json"

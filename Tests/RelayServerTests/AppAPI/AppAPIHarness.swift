@@ -5,13 +5,15 @@ import RelayServer
 import XCTest
 
 /// The app API in-process: a `RelayService` on a temporary data directory behind the default
-/// routes, driven by `ServerRequest`s with no socket.
+/// routes, driven by `ServerRequest`s with no socket. `close()` removes the directory when the
+/// harness made it, never one the caller passed in.
 final class AppAPIHarness {
     static let adminKey = "admin-key-for-app-api-tests"
 
     let service: RelayService
     let router: Router
     let directory: URL
+    private let ownsDirectory: Bool
 
     /// A response as a test reads it.
     struct Reply {
@@ -24,6 +26,7 @@ final class AppAPIHarness {
     }
 
     init(clock: RelayTimeSource.Mode = .virtual, directory: URL? = nil) throws {
+        ownsDirectory = directory == nil
         let directory =
             directory
             ?? FileManager.default.temporaryDirectory
@@ -42,6 +45,7 @@ final class AppAPIHarness {
     func close() {
         service.store.writer.flush()
         service.store.close()
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
     }
 
     /// Sends one request and waits for its answer. `body` is raw bytes; `json` is serialized.

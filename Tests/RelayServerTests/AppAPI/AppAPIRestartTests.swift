@@ -7,10 +7,16 @@ import XCTest
 /// objects, the virtual clock, the event sequence and the timed transitions still to come.
 final class AppAPIRestartTests: XCTestCase {
     private var relay: LiveRelay?
+    /// The data directory both relays of a test run on.
+    private let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("relay-test-\(UUID().uuidString)")
 
-    override func tearDown() { relay?.stop() }
+    override func tearDown() {
+        relay?.stop()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
-    private func start(in directory: URL? = nil) throws -> LiveRelay {
+    private func start() throws -> LiveRelay {
         let started = try LiveRelay(directory: directory) { $0.clockMode = .virtual }
         relay = started
         return started
@@ -46,7 +52,7 @@ final class AppAPIRestartTests: XCTestCase {
         XCTAssertEqual(deadline, t0 + 3600, "the stale date is the next transition")
         first.stop()
 
-        let second = try start(in: first.directory)
+        let second = try start()
         api = AppAPIClient(relay: second)
         XCTAssertEqual(try paths.map { try api.expect(200, "GET", $0) }, before)
         XCTAssertEqual(second.runtime.service.nextDeadline(), deadline)
@@ -75,7 +81,7 @@ final class AppAPIRestartTests: XCTestCase {
         let moved = try api.expect(200, "POST", "/v1/clock", json: ["advanceBy": 86_400])
         try api.expect(200, "POST", "/v1/clock", json: ["rate": 0])
         first.stop()
-        let second = try start(in: first.directory)
+        let second = try start()
         let clock = try AppAPIClient(relay: second).expect(200, "GET", "/v1/clock")
         XCTAssertEqual(clock["now"], moved["now"], "a stopped virtual clock shows the same time after a restart")
         XCTAssertEqual(clock["mode"], "virtual")

@@ -1,3 +1,4 @@
+import Foundation
 import RelayCore
 import RelayServer
 import XCTest
@@ -10,9 +11,12 @@ final class AppAuthScopeTests: XCTestCase {
     private var b: (id: String, key: String)!
     private var activityOfB = ""
     private var alarmOfB = ""
+    /// The test's own data directory, so that a test can reopen the store on it.
+    private let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("app-api-\(UUID().uuidString)")
 
     override func setUpWithError() throws {
-        api = try AppAPIHarness()
+        api = try AppAPIHarness(directory: directory)
         a = api.createDevice()
         b = api.createDevice()
         activityOfB = api.startActivity(deviceId: b.id, key: b.key)
@@ -21,7 +25,10 @@ final class AppAuthScopeTests: XCTestCase {
         alarmOfB = alarm["id"]?.stringValue ?? ""
     }
 
-    override func tearDown() { api.close() }
+    override func tearDown() {
+        api?.close()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     func testDeviceKeyCannotSeeOrChangeAnotherDevicesObjects() {
         let requests: [(String, String, JSONValue?)] = [
@@ -96,7 +103,6 @@ final class AppAuthScopeTests: XCTestCase {
     }
 
     func testDeviceKeysSurviveAReopenOfTheStore() throws {
-        let directory = api.directory
         api.close()
         api = try AppAPIHarness(directory: directory)
         XCTAssertEqual(api.send("GET", "/v1/activities/\(activityOfB)", key: b.key).status, 200)

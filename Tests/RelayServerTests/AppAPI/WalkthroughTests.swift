@@ -55,6 +55,7 @@ final class WalkthroughTests: XCTestCase {
 
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("walkthrough-\(UUID().uuidString)")
             .path
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let port = try RelayBinary.freePort()
         let relay = try RelayBinary.serve(data: data, port: port, extra: ["--clock", "virtual"])
         defer {

@@ -6,6 +6,7 @@ import XCTest
 final class CommandLineTests: XCTestCase {
     func testServeCreatesItsDataDirAnswersAndStopsCleanlyOnSIGTERM() throws {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let port = try RelayBinary.freePort()
         let relay = try RelayBinary.serve(data: data, port: port)
         for name in ["tls-cert.pem", "tls-key.pem", "admin-key", "dev-provider-key.p8", "relay.sqlite"] {
@@ -37,6 +38,7 @@ final class CommandLineTests: XCTestCase {
     ) throws -> H2Result {
         let data = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: data) }
         let config = data + "/relay.json"
         try text.write(toFile: config, atomically: true, encoding: .utf8)
         let port = try RelayBinary.freePort()
@@ -114,6 +116,7 @@ final class CommandLineTests: XCTestCase {
 
     func testMalformedScenarioIsOneLineNamingThePathAndExitStatus2() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
         try Data(#"{"devices": [{"name": "phone"}], "steps": [{"at": "soon", "do": "advance"}]}"#.utf8).write(to: file)
         let outcome = try ChildProcess.run([RelayBinary.path, "simulate", file.path])
         XCTAssertEqual(outcome.status, 2)

@@ -40,6 +40,7 @@ final class CurlRecipeLiveTests: XCTestCase {
         let workspace = URL(fileURLWithPath: provider.data.path).deletingLastPathComponent()
             .appendingPathComponent("recipe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: workspace) }
         try FileManager.default.createSymbolicLink(
             atPath: workspace.appendingPathComponent(".relay").path, withDestinationPath: provider.data.path)
         let script = try Self.recipe().replacingOccurrences(of: "localhost:8443", with: "localhost:\(provider.port)")

@@ -9,7 +9,7 @@ import XCTest
 /// A live relay set up as `activity-relay serve` sets itself up: a data directory prepared by
 /// `DataDirectory.prepare` (certificate, admin key, development provider key) and the keyring
 /// built from it, plus two test keys: `LIMITKEY01` of the development team, allowed only
-/// `com.example.allowed`, and `OTHERKEY01` of team `OTHERTEAM1`.
+/// `com.example.allowed`, and `OTHERKEY01` of team `OTHERTEAM1`. `stop()` removes the data directory.
 final class ProviderRelay {
     static let bundle = "com.example.app"
     static let topic = "com.example.app.push-type.liveactivity"
@@ -49,7 +49,10 @@ final class ProviderRelay {
         }
     }
 
-    func stop() { relay.stop() }
+    func stop() {
+        relay.stop()
+        try? FileManager.default.removeItem(at: relay.directory)
+    }
 
     // MARK: - Tokens
 

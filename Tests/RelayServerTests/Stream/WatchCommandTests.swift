@@ -9,10 +9,14 @@ import XCTest
 /// after the relay goes away.
 final class WatchCommandTests: XCTestCase {
     private var relay: LiveRelay?
+    /// The data directory of a test that restarts its relay on it.
+    private let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("relay-test-\(UUID().uuidString)")
 
     override func tearDown() {
         relay?.stop()
         relay = nil
+        try? FileManager.default.removeItem(at: directory)
     }
 
     func testOncePrintsActivityCardsAndAlarmCountdownsAtTheRelaysTime() throws {
@@ -74,7 +78,7 @@ final class WatchCommandTests: XCTestCase {
     }
 
     func testSessionResumesAfterTheRelayRestarts() throws {
-        let first = try LiveRelay()
+        let first = try LiveRelay(directory: directory)
         relay = first
         let device = try first.createDevice()
         let activity = try first.startActivity(deviceId: device.id)
@@ -86,7 +90,6 @@ final class WatchCommandTests: XCTestCase {
         try first.updateActivity(activity, count: 1)
         XCTAssertTrue(watcher.waitFor { $0.contains(#""step":1"#) }, watcher.lastScreen)
 
-        let directory = first.directory
         let port = first.port
         first.stop()
         relay = nil

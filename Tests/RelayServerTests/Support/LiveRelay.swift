@@ -7,10 +7,12 @@ import RelayTestKit
 import XCTest
 
 /// A relay running in this process on port 0 with a fresh data directory and a self-signed
-/// certificate, for tests that drive it with real clients.
+/// certificate, for tests that drive it with real clients. `stop()` removes the directory when the
+/// relay made it, never one the caller passed in.
 final class LiveRelay {
     let runtime: RelayRuntime
     let directory: URL
+    private let ownsDirectory: Bool
     let caPath: String
     /// The development provider key (team DEVTEAM000, key DEVKEY0000, any bundle ID).
     let devKey: P256PrivateKey
@@ -23,6 +25,7 @@ final class LiveRelay {
         directory: URL? = nil, extraRoutes: [any RouteGroup] = [],
         configure: (inout RelayRuntime.Options) -> Void = { _ in }
     ) throws {
+        ownsDirectory = directory == nil
         let directory =
             directory
             ?? FileManager.default.temporaryDirectory
@@ -51,7 +54,10 @@ final class LiveRelay {
         runtime = try RelayRuntime.start(options)
     }
 
-    func stop() { runtime.shutdown(gracePeriod: 2) }
+    func stop() {
+        runtime.shutdown(gracePeriod: 2)
+        if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
+    }
 
     /// Runs curl against the relay, trusting its certificate; returns the outcome.
     func curl(_ arguments: [String], timeout: Double = 30) throws -> ChildProcess.Outcome {
