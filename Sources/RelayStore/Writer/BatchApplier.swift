@@ -124,61 +124,72 @@ final class BatchApplier {
     private func applyWrites(of batch: StoreBatch) throws(StoreError) {
         // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
-        for case .appendEvent(let event) in batch.writes { events.append(event) }
-        let (embedded, carried) = planDocuments(of: batch, events: events)
-        var upserts = 0
+        var documentWrites = 0
+        for write in batch.writes {
+            switch write {
+            case .appendEvent(let event): events.append(event)
+            case .upsertDocument, .deleteDocument: documentWrites += 1
+            default: break
+            }
+        }
+        // Documents left to the log, by the event that carries each (the first apart: usually the only one).
+        var firstCarried: CarriedDocument?
+        var moreCarried: [CarriedDocument] = []
+        var eventsAppended = 0
         for write in batch.writes {
             switch write {
             case .upsertDocument(let document):
-                try writeDocument(document, embeddedIn: embedded[upserts], carried: carried, batchEnd: events.last?.seq)
-                upserts += 1
+                let embedded = EmbeddedRecord.find(document.body, in: events)
+                if let carried = Self.carried(
+                    document, embeddedIn: embedded, events: events, after: eventsAppended,
+                    writtenOnce: documentWrites == 1 || Self.writesOnce(document, batch)),
+                    firstCarried?.seq != carried.seq, !moreCarried.contains(where: { $0.seq == carried.seq })
+                {
+                    if firstCarried == nil { firstCarried = carried } else { moreCarried.append(carried) }
+                    carriedSinceFlush.insert(DocumentKey(kind: document.kind, id: document.id))
+                    carryingEvents += 1
+                } else {
+                    // Current as of this batch: no copy an earlier event carries may override it.
+                    let asOf = max(try currentLastEventSeq(), events.last?.seq ?? Int64.min)
+                    try upsert(document, embeddedIn: embedded, asOf: asOf)
+                }
             case .appendEvent(let event):
-                try append(event, carrying: carried.first { $0.seq == event.seq })
+                let carried =
+                    firstCarried?.seq == event.seq ? firstCarried : moreCarried.first { $0.seq == event.seq }
+                try append(event, carrying: carried)
+                eventsAppended += 1
             default:
                 try apply(write, carriedBy: events)
             }
         }
     }
 
-    /// Where each document upsert of `batch` (in order) finds its body among `events`, and which
-    /// of them are left to the log: those whose body an event appended after the upsert carries,
-    /// with the same device and app (the row's lookup columns come from the event's), one
-    /// document per event, and only documents the batch writes once.
-    private func planDocuments(of batch: StoreBatch, events: [StoredEvent]) -> (
-        embedded: [EmbeddedRecord?], carried: [CarriedDocument]
-    ) {
-        var embedded: [EmbeddedRecord?] = []
-        var carried: [CarriedDocument] = []
-        var written: [DocumentKey] = []
+    /// `document` as left to the log, when it can be: its body is carried by one of `events` not
+    /// yet appended (at `firstUnappended` or later), with the same device and app (the row's
+    /// lookup columns come from the event's), and the batch writes it only once.
+    private static func carried(
+        _ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, events: [StoredEvent],
+        after firstUnappended: Int, writtenOnce: Bool
+    ) -> CarriedDocument? {
+        guard writtenOnce, let embedded,
+            let position = events.firstIndex(where: { $0.seq == embedded.seq }), position >= firstUnappended,
+            events[position].deviceId == document.deviceId, events[position].bundleId == document.bundleId
+        else { return nil }
+        return CarriedDocument(
+            seq: embedded.seq, kind: document.kind, id: document.id, state: document.state, embedded: embedded)
+    }
+
+    /// Whether `batch` writes (or deletes) `document` once only.
+    private static func writesOnce(_ document: StoredDocument, _ batch: StoreBatch) -> Bool {
+        var count = 0
         for write in batch.writes {
             switch write {
-            case .upsertDocument(let document): written.append(DocumentKey(kind: document.kind, id: document.id))
-            case .deleteDocument(let kind, let id): written.append(DocumentKey(kind: kind, id: id))
+            case .upsertDocument(let other) where other.kind == document.kind && other.id == document.id: count += 1
+            case .deleteDocument(let kind, let id) where kind == document.kind && id == document.id: count += 1
             default: break
             }
         }
-        var appended: [Int64] = []
-        for write in batch.writes {
-            switch write {
-            case .appendEvent(let event):
-                appended.append(event.seq)
-            case .upsertDocument(let document):
-                let found = EmbeddedRecord.find(document.body, in: events)
-                embedded.append(found)
-                let key = DocumentKey(kind: document.kind, id: document.id)
-                guard let found, !appended.contains(found.seq), !carried.contains(where: { $0.seq == found.seq }),
-                    written.count == 1 || written.lazy.filter({ $0 == key }).count == 1,
-                    let carrier = events.first(where: { $0.seq == found.seq }),
-                    carrier.deviceId == document.deviceId, carrier.bundleId == document.bundleId
-                else { continue }
-                carried.append(
-                    CarriedDocument(
-                        seq: found.seq, kind: document.kind, id: document.id, state: document.state, embedded: found))
-            default:
-                break
-            }
-        }
-        return (embedded, carried)
+        return count == 1
     }
 
     /// Applies one write that is neither a document upsert nor an event; a push record that one of
@@ -216,21 +227,6 @@ final class BatchApplier {
     }
 
     // MARK: - Documents
-
-    /// Leaves `document` to the log when `carried` has it, else writes its row now.
-    private func writeDocument(
-        _ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, carried: [CarriedDocument], batchEnd: Int64?
-    ) throws(StoreError) {
-        let key = DocumentKey(kind: document.kind, id: document.id)
-        if carried.contains(where: { $0.kind == document.kind && $0.id == document.id }) {
-            carriedSinceFlush.insert(key)
-            carryingEvents += 1
-            return
-        }
-        // Current as of this batch: no copy an earlier event carries may override it.
-        let asOf = max(try currentLastEventSeq(), batchEnd ?? Int64.min)
-        try upsert(document, embeddedIn: embedded, asOf: asOf)
-    }
 
     /// Writes `document`'s row, with only a reference to its body when `embedded` says where an
     /// event holds it, current as of log position `asOf`.
