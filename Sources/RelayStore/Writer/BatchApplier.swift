@@ -11,8 +11,9 @@
 ///
 /// A document carried by an event of its batch (an activity's `activity.updated`, say) is not
 /// written to its row at all: the event's row says which document it carries, and about once a
-/// second (`flushDocumentsIfDue`) one statement brings `documents` up to date from the log, the
-/// latest carrying event of each document only. A push to one of many activities used to dirty a
+/// second (`flushDocumentsIfDue`) the latest version of each document carried since is written
+/// to its row (from what the applier noted; after a start or a rollback, read from the log
+/// itself). A push to one of many activities used to dirty a
 /// page of `documents` in every commit; now a document is written about once a second, however
 /// often it changes. Documents written otherwise (a body of their own, a delete) are written at
 /// once, marked with the log position they are current at (`as_of`), so that an older copy in
@@ -39,16 +40,14 @@ final class BatchApplier {
     /// after the last flush, or once `documentFlushEvents` events have carried documents since.
     let documentFlushInterval: Duration
     let documentFlushEvents: Int
-    /// Documents carried by events since the last flush: deleting one of them flushes first.
-    /// May hold more than that (after a rollback), never less.
-    private var carriedSinceFlush: Set<DocumentKey> = []
-    /// What `carriedSinceFlush` held before a flush in the open transaction, put back if the
-    /// transaction (or the batch) is undone.
-    private var carriedBeforeFlush: Set<DocumentKey> = []
+    /// The latest version of each document the log carries since the last flush, which the next
+    /// flush writes; deleting one of them flushes first. Trusted only while `carriedUnknown` is false.
+    private var carried: [DocumentKey: CarriedDocument] = [:]
     /// Events that carried documents since the last flush.
     private var carryingEvents = 0
-    /// Whether the log may carry documents that `carriedSinceFlush` does not know of: true from
-    /// the start (the last run may have stopped before its flush) until a flush commits.
+    /// Whether the log may carry documents that `carried` does not hold: from the start (the last
+    /// run may have stopped before its flush) and after a rollback, until a flush commits. A flush
+    /// then reads what the log carries from the log itself.
     private var carriedUnknown = true
     private var flushedInTransaction = false
     private var lastFlush = ContinuousClock.now
@@ -59,13 +58,19 @@ final class BatchApplier {
         var id: String
     }
 
-    /// A document an event of the batch carries, left to the next flush: what the event's row notes.
+    /// A document an event carries, left to the next flush: what the event's row notes, and the
+    /// lookup columns its row takes from the event.
     private struct CarriedDocument {
         var seq: Int64
         var kind: String
         var id: String
         var state: String?
+        var deviceId: String?
+        var bundleId: String?
         var embedded: EmbeddedRecord
+        /// Written since in a row of its own (not carried): the flush leaves the row alone, but a
+        /// delete must still flush, or the log's copy would come back.
+        var superseded = false
     }
 
     /// Applies batches on `database`, writing carried documents to their rows as often as the
@@ -104,11 +109,12 @@ final class BatchApplier {
         flushUndone()
     }
 
-    /// Counts the documents of a flush undone by a rollback (of its transaction, batch or
-    /// savepoint) as carried still.
+    /// To be called when a rollback (of a transaction, batch or savepoint) undid writes: what the
+    /// applier holds of carried documents may name events that are gone, and a flush may be undone,
+    /// so the next flush reads the log instead.
     func flushUndone() {
-        carriedSinceFlush.formUnion(carriedBeforeFlush)
-        carriedBeforeFlush = []
+        carried = [:]
+        carriedUnknown = true
         flushedInTransaction = false
     }
 
@@ -116,7 +122,6 @@ final class BatchApplier {
     func transactionCommitted() {
         guard flushedInTransaction else { return }
         flushedInTransaction = false
-        carriedBeforeFlush = []
         carriedUnknown = false
         lastFlush = ContinuousClock.now
     }
@@ -146,12 +151,13 @@ final class BatchApplier {
                     firstCarried?.seq != carried.seq, !moreCarried.contains(where: { $0.seq == carried.seq })
                 {
                     if firstCarried == nil { firstCarried = carried } else { moreCarried.append(carried) }
-                    carriedSinceFlush.insert(DocumentKey(kind: document.kind, id: document.id))
+                    self.carried[DocumentKey(kind: document.kind, id: document.id)] = carried
                     carryingEvents += 1
                 } else {
                     // Current as of this batch: no copy an earlier event carries may override it.
                     let asOf = max(try currentLastEventSeq(), events.last?.seq ?? Int64.min)
                     try upsert(document, embeddedIn: embedded, asOf: asOf)
+                    self.carried[DocumentKey(kind: document.kind, id: document.id)]?.superseded = true
                 }
             case .appendEvent(let event):
                 let carried =
@@ -176,7 +182,8 @@ final class BatchApplier {
             events[position].deviceId == document.deviceId, events[position].bundleId == document.bundleId
         else { return nil }
         return CarriedDocument(
-            seq: embedded.seq, kind: document.kind, id: document.id, state: document.state, embedded: embedded)
+            seq: embedded.seq, kind: document.kind, id: document.id, state: document.state,
+            deviceId: document.deviceId, bundleId: document.bundleId, embedded: embedded)
     }
 
     /// Whether `batch` writes (or deletes) `document` once only.
@@ -200,7 +207,7 @@ final class BatchApplier {
             preconditionFailure("applied by applyWrites")
         case .deleteDocument(let kind, let id):
             // Else the flush, or a reader, would bring back the copy the log carries.
-            if carriedUnknown || carriedSinceFlush.contains(DocumentKey(kind: kind, id: id)) { try flushDocuments() }
+            if carriedUnknown || carried[DocumentKey(kind: kind, id: id)] != nil { try flushDocuments() }
             try run("DELETE FROM documents WHERE kind = ?1 AND id = ?2") { statement throws(StoreError) in
                 try statement.bind(kind, at: 1)
                 try statement.bind(id, at: 2)
@@ -280,10 +287,31 @@ final class BatchApplier {
     }
 
     /// Writes to `documents` the latest version of each document that an event after the mark
-    /// (`StoreSchema.documentsThroughKey`) carries, unless its row is as new, then moves the mark
-    /// to the log's end. One statement, whatever the number of documents.
+    /// (`StoreSchema.documentsThroughKey`) carries, unless its row is newer, then moves the mark to
+    /// the log's end. The versions come from what the applier noted since the last flush, one
+    /// write per document; when it cannot trust that (`carriedUnknown`), from the log, in one
+    /// statement that reads every event since the mark (tens of milliseconds for a second's pushes).
     func flushDocuments() throws(StoreError) {
         let end = try currentLastEventSeq()
+        if carriedUnknown {
+            try flushCarriedFromLog()
+        } else {
+            for document in carried.values where !document.superseded {
+                try upsert(
+                    StoredDocument(
+                        kind: document.kind, id: document.id, deviceId: document.deviceId, bundleId: document.bundleId,
+                        state: document.state, body: []),
+                    embeddedIn: document.embedded, asOf: document.seq)
+            }
+        }
+        if end != Int64.min { try setMeta(StoreSchema.documentsThroughKey, Array(String(end).utf8)) }
+        carried = [:]
+        carryingEvents = 0
+        flushedInTransaction = true
+    }
+
+    /// The flush's writes, read from the log: the latest carrying event of each document after the mark.
+    private func flushCarriedFromLog() throws(StoreError) {
         let statement = try prepared(
             &flushCarried,
             """
@@ -301,11 +329,6 @@ final class BatchApplier {
             WHERE documents.as_of IS NULL OR documents.as_of < excluded.as_of
             """)
         try run(statement) { statement throws(StoreError) in try statement.bind(StoreSchema.documentsThroughKey, at: 1) }
-        if end != Int64.min { try setMeta(StoreSchema.documentsThroughKey, Array(String(end).utf8)) }
-        carriedBeforeFlush.formUnion(carriedSinceFlush)
-        carriedSinceFlush = []
-        carryingEvents = 0
-        flushedInTransaction = true
     }
 
     /// Binds where `embedded` is (its event, offset and length) at `index` and the next two

@@ -92,6 +92,26 @@ final class CarriedDocumentTests: XCTestCase {
         XCTAssertEqual(try reader.document(kind: "activity", id: "a1")?.body, Self.body("a1", 4))
     }
 
+    func testLaterFlushesWriteWhatTheWriterNotedAndLeaveNewerRowsAlone() throws {
+        let writer = try writer(flushEvents: 2)
+        try writer.submitAndWait(Self.update(1, "a1", version: 1))
+        try writer.submitAndWait(Self.update(2, "a2", version: 1))
+        XCTAssertEqual(try rows(), ["a1 as_of=1 ref=1", "a2 as_of=2 ref=1"], "the first flush reads the log")
+        let own = Sample.document("activity", "a2", device: "d1", bundle: "app.one")
+        try writer.submitAndWait(Self.update(3, "a2", version: 2))
+        // Written in its own row after its carried version: the flush must not put that back.
+        try writer.submitAndWait(StoreBatch([.upsertDocument(own)]))
+        try writer.submitAndWait(Self.update(4, "a1", version: 2))
+        XCTAssertEqual(try rows(), ["a1 as_of=4 ref=1", "a2 as_of=3 ref=0"])
+        try writer.submitAndWait(Self.update(5, "a3", version: 1))
+        writer.close()
+        XCTAssertEqual(try rows(), ["a1 as_of=4 ref=1", "a2 as_of=3 ref=0", "a3 as_of=5 ref=1"])
+        let reader = try StoreReader(path: path)
+        defer { reader.close() }
+        XCTAssertEqual(
+            try reader.documents(kind: "activity").map(\.body), [Self.body("a1", 2), own.body, Self.body("a3", 1)])
+    }
+
     func testCrashImageHoldsEveryCarriedDocument() throws {
         let writer = try writer()
         defer { writer.close() }
