@@ -137,9 +137,12 @@ final class BatchApplier {
             default: break
             }
         }
+        // A document the batch writes twice is written at once both times (see `carried`); counted
+        // only when the batch writes more than one document.
+        let writesPerDocument = documentWrites > 1 ? Self.writesPerDocument(batch) : [:]
         // Documents left to the log, by the event that carries each (the first apart: usually the only one).
         var firstCarried: CarriedDocument?
-        var moreCarried: [CarriedDocument] = []
+        var moreCarried: [Int64: CarriedDocument] = [:]
         var eventsAppended = 0
         for write in batch.writes {
             switch write {
@@ -147,10 +150,11 @@ final class BatchApplier {
                 let embedded = EmbeddedRecord.find(document.body, in: events)
                 if let carried = Self.carried(
                     document, embeddedIn: embedded, events: events, after: eventsAppended,
-                    writtenOnce: documentWrites == 1 || Self.writesOnce(document, batch)),
-                    firstCarried?.seq != carried.seq, !moreCarried.contains(where: { $0.seq == carried.seq })
+                    writtenOnce: documentWrites == 1
+                        || writesPerDocument[DocumentKey(kind: document.kind, id: document.id)] == 1),
+                    firstCarried?.seq != carried.seq, moreCarried[carried.seq] == nil
                 {
-                    if firstCarried == nil { firstCarried = carried } else { moreCarried.append(carried) }
+                    if firstCarried == nil { firstCarried = carried } else { moreCarried[carried.seq] = carried }
                     self.carried[DocumentKey(kind: document.kind, id: document.id)] = carried
                     carryingEvents += 1
                 } else {
@@ -160,8 +164,7 @@ final class BatchApplier {
                     self.carried[DocumentKey(kind: document.kind, id: document.id)]?.superseded = true
                 }
             case .appendEvent(let event):
-                let carried =
-                    firstCarried?.seq == event.seq ? firstCarried : moreCarried.first { $0.seq == event.seq }
+                let carried = firstCarried?.seq == event.seq ? firstCarried : moreCarried[event.seq]
                 try append(event, carrying: carried)
                 eventsAppended += 1
             default:
@@ -186,17 +189,17 @@ final class BatchApplier {
             deviceId: document.deviceId, bundleId: document.bundleId, embedded: embedded)
     }
 
-    /// Whether `batch` writes (or deletes) `document` once only.
-    private static func writesOnce(_ document: StoredDocument, _ batch: StoreBatch) -> Bool {
-        var count = 0
+    /// How many times `batch` writes (or deletes) each document.
+    private static func writesPerDocument(_ batch: StoreBatch) -> [DocumentKey: Int] {
+        var counts: [DocumentKey: Int] = [:]
         for write in batch.writes {
             switch write {
-            case .upsertDocument(let other) where other.kind == document.kind && other.id == document.id: count += 1
-            case .deleteDocument(let kind, let id) where kind == document.kind && id == document.id: count += 1
+            case .upsertDocument(let document): counts[DocumentKey(kind: document.kind, id: document.id), default: 0] += 1
+            case .deleteDocument(let kind, let id): counts[DocumentKey(kind: kind, id: id), default: 0] += 1
             default: break
             }
         }
-        return count == 1
+        return counts
     }
 
     /// Applies one write that is neither a document upsert nor an event; a push record that one of
