@@ -76,6 +76,19 @@ public final class Statement {
         try check(sqlite3_bind_blob(handle, index, base, Int32(bytes.count), nil), "bind")
     }
 
+    /// Binds UTF-8 text, or NULL when `value` is nil, to parameter `index` (1-based) without SQLite
+    /// copying it: the bytes are copied into `scratch` and bound from there (`SQLITE_STATIC`), which
+    /// saves SQLite an allocation, a copy and a free per value. `scratch` must not be cleared before
+    /// the statement is reset. Text that does not fit in `scratch` is bound as `bind(_:at:)` binds it.
+    func bind(_ value: String?, at index: Int32, copiedInto scratch: TextScratch) throws(StoreError) {
+        guard let value else { return try bindNull(at: index) }
+        guard let bytes = scratch.copy(value), let base = bytes.baseAddress else { return try bind(value, at: index) }
+        let rc = base.withMemoryRebound(to: CChar.self, capacity: bytes.count) {
+            sqlite3_bind_text(handle, index, $0, Int32(bytes.count), nil)
+        }
+        try check(rc, "bind")
+    }
+
     /// Binds an optional integer (NULL when nil) to parameter `index` (1-based).
     public func bind(_ value: Int64?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }

@@ -25,6 +25,8 @@
 /// Used only by the writer thread.
 final class BatchApplier {
     private let database: Database
+    /// Where the hot statements' text values are copied to be bound without SQLite copying them.
+    private let texts = TextScratch()
     private var updateDocument: Statement?
     private var upsertDocument: Statement?
     private var appendEvent: Statement?
@@ -250,11 +252,11 @@ final class BatchApplier {
             """
         )
         try run(update, borrowing: body, at: 4) { statement throws(StoreError) in
-            try statement.bind(document.kind, at: 1)
-            try statement.bind(document.id, at: 2)
-            try statement.bind(document.state, at: 3)
-            try statement.bind(document.deviceId, at: 5)
-            try statement.bind(document.bundleId, at: 6)
+            try statement.bind(document.kind, at: 1, copiedInto: texts)
+            try statement.bind(document.id, at: 2, copiedInto: texts)
+            try statement.bind(document.state, at: 3, copiedInto: texts)
+            try statement.bind(document.deviceId, at: 5, copiedInto: texts)
+            try statement.bind(document.bundleId, at: 6, copiedInto: texts)
             try Self.bind(embedded, at: 7, statement)
             try statement.bind(asOf, at: 10)
         }
@@ -270,11 +272,11 @@ final class BatchApplier {
             body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
             """)
         try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
-            try statement.bind(document.kind, at: 1)
-            try statement.bind(document.id, at: 2)
-            try statement.bind(document.deviceId, at: 3)
-            try statement.bind(document.bundleId, at: 4)
-            try statement.bind(document.state, at: 5)
+            try statement.bind(document.kind, at: 1, copiedInto: texts)
+            try statement.bind(document.id, at: 2, copiedInto: texts)
+            try statement.bind(document.deviceId, at: 3, copiedInto: texts)
+            try statement.bind(document.bundleId, at: 4, copiedInto: texts)
+            try statement.bind(document.state, at: 5, copiedInto: texts)
             try Self.bind(embedded, at: 7, statement)
             try statement.bind(asOf, at: 10)
         }
@@ -364,15 +366,15 @@ final class BatchApplier {
             """)
         try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
-            try statement.bind(event.type, at: 2)
+            try statement.bind(event.type, at: 2, copiedInto: texts)
             try statement.bind(event.at, at: 3)
-            try statement.bind(event.deviceId, at: 4)
-            try statement.bind(event.bundleId, at: 5)
-            try statement.bind(event.activityId, at: 6)
-            try statement.bind(event.alarmId, at: 7)
-            try statement.bind(carried?.kind, at: 9)
-            try statement.bind(carried?.id, at: 10)
-            try statement.bind(carried?.state, at: 11)
+            try statement.bind(event.deviceId, at: 4, copiedInto: texts)
+            try statement.bind(event.bundleId, at: 5, copiedInto: texts)
+            try statement.bind(event.activityId, at: 6, copiedInto: texts)
+            try statement.bind(event.alarmId, at: 7, copiedInto: texts)
+            try statement.bind(carried?.kind, at: 9, copiedInto: texts)
+            try statement.bind(carried?.id, at: 10, copiedInto: texts)
+            try statement.bind(carried?.state, at: 11, copiedInto: texts)
             try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
             try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
         }
@@ -399,11 +401,11 @@ final class BatchApplier {
             """)
         try run(statement, borrowing: embedded == nil ? push.record : [], at: 8) { statement throws(StoreError) in
             try statement.bind(id, at: 1)
-            try statement.bind(push.apnsId, at: 2)
-            try statement.bind(push.uniqueId, at: 3)
-            try statement.bind(push.token, at: 4)
-            try statement.bind(push.channelId, at: 5)
-            try statement.bind(push.bundleId, at: 6)
+            try statement.bind(push.apnsId, at: 2, copiedInto: texts)
+            try statement.bind(push.uniqueId, at: 3, copiedInto: texts)
+            try statement.bind(push.token, at: 4, copiedInto: texts)
+            try statement.bind(push.channelId, at: 5, copiedInto: texts)
+            try statement.bind(push.bundleId, at: 6, copiedInto: texts)
             try statement.bind(push.receivedAt, at: 7)
             try Self.bind(embedded, at: 9, statement)
         }
@@ -534,6 +536,8 @@ final class BatchApplier {
     ) throws(StoreError) {
         let outcome = blob.withUnsafeBytes { bytes -> Result<Void, StoreError> in
             defer { statement.reset() }
+            // The last statement bound to `texts` was reset when its run ended.
+            texts.clear()
             do throws(StoreError) {
                 try bind(statement)
                 try statement.bindBorrowed(bytes, at: index)
