@@ -9,7 +9,7 @@
 # (TLS + HTTP/2, `return 200` on /3/device/, same certificate, same number of workers as relay
 # threads), and the script prints both rates and their ratio.
 #
-#   bench/provider-bench.sh                  # N=20000 C=8 M=32 COUNT=1000 THREADS=2 ROUNDS=3
+#   bench/provider-bench.sh                  # N=100000 C=8 M=32 COUNT=1000 THREADS=2 ROUNDS=3
 #   N=50000 C=16 M=64 bench/provider-bench.sh
 #
 # Environment: N, C, M, COUNT, SHUFFLE, THREADS (relay threads = nginx workers), ROUNDS (relay and nginx
@@ -20,7 +20,7 @@
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
 
-N=${N:-20000}
+N=${N:-100000}
 C=${C:-8}
 M=${M:-32}
 COUNT=${COUNT:-1000}
