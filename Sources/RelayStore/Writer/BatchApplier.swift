@@ -13,14 +13,14 @@
 /// written to its row at all: the event's row says which document it carries, and about once a
 /// second (`flushDocumentsIfDue`) the latest version of each document carried since is written
 /// to its row (from what the applier noted; after a start or a rollback, read from the log
-/// itself). A push to one of many activities used to dirty a
-/// page of `documents` in every commit; now a document is written about once a second, however
-/// often it changes. Documents written otherwise (a body of their own, a delete) are written at
-/// once, marked with the log position they are current at (`as_of`), so that an older copy in
-/// the log never overrides them; a delete of a document the log carries since the last flush
-/// flushes first, or the log would bring it back. `StoreReader` reads documents the same way,
-/// rows and log together (see `StoreSchema`), and the next flush after a crash picks up what the
-/// log carried, so nothing waits for a flush to be durable.
+/// itself). A push to one of many activities used to dirty a page of `documents` in every
+/// commit; now a document is written about once a second, however often it changes. Documents
+/// written otherwise (a body of their own, a delete) are written at once, marked with the log
+/// position they are current at (`as_of`), so that an older copy in the log never overrides
+/// them; a delete of a document the log carries since the last flush flushes first, or the log
+/// would bring it back. `StoreReader` reads documents the same way, rows and log together (see
+/// `StoreSchema`), and the next flush after a crash picks up what the log carried, so nothing
+/// waits for a flush to be durable.
 ///
 /// Used only by the writer thread.
 final class BatchApplier {
