@@ -196,7 +196,8 @@ final class BatchApplier {
         var counts: [DocumentKey: Int] = [:]
         for write in batch.writes {
             switch write {
-            case .upsertDocument(let document): counts[DocumentKey(kind: document.kind, id: document.id), default: 0] += 1
+            case .upsertDocument(let document):
+                counts[DocumentKey(kind: document.kind, id: document.id), default: 0] += 1
             case .deleteDocument(let kind, let id): counts[DocumentKey(kind: kind, id: id), default: 0] += 1
             default: break
             }
@@ -242,7 +243,9 @@ final class BatchApplier {
 
     /// Writes `document`'s row, with only a reference to its body when `embedded` says where an
     /// event holds it, current as of log position `asOf`.
-    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, asOf: Int64) throws(StoreError) {
+    private func upsert(_ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, asOf: Int64)
+        throws(StoreError)
+    {
         let body = embedded == nil ? document.body : []
         let update = try prepared(
             &updateDocument,
@@ -333,7 +336,9 @@ final class BatchApplier {
             body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
             WHERE documents.as_of IS NULL OR documents.as_of < excluded.as_of
             """)
-        try run(statement) { statement throws(StoreError) in try statement.bind(StoreSchema.documentsThroughKey, at: 1) }
+        try run(statement) { statement throws(StoreError) in
+            try statement.bind(StoreSchema.documentsThroughKey, at: 1)
+        }
     }
 
     /// Binds where `embedded` is (its event, offset and length) at `index` and the next two
@@ -440,8 +445,8 @@ final class BatchApplier {
     }
 
     private func setMeta(_ key: String, _ value: [UInt8]) throws(StoreError) {
-        try run("INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value") {
-            statement throws(StoreError) in
+        let sql = "INSERT INTO meta (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+        try run(sql) { statement throws(StoreError) in
             try statement.bind(key, at: 1)
             try statement.bind(value, at: 2)
         }

@@ -1,6 +1,6 @@
-import RelayTestKit
 import Foundation
 import RelayNet
+import RelayTestKit
 import XCTest
 
 final class SelfSignedCertificateTests: XCTestCase {

@@ -33,7 +33,8 @@ final class MigrationTests: XCTestCase {
         }
         let database = try Database(path: path)
         XCTAssertEqual(try database.migrate(StoreSchema.migrations), 4)
-        let count = try database.withStatement("SELECT count(*) FROM meta WHERE key = 'k'") { statement throws(StoreError) in
+        let count = try database.withStatement("SELECT count(*) FROM meta WHERE key = 'k'") {
+            statement throws(StoreError) in
             try statement.step() ? statement.int64(0) : -1
         }
         XCTAssertEqual(count, 1)

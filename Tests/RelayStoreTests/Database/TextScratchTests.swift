@@ -1,5 +1,6 @@
-@testable import RelayStore
 import XCTest
+
+@testable import RelayStore
 
 /// Text bound through a `TextScratch` reads back exactly as bound, whether it fit in the scratch
 /// (bound without SQLite copying it) or not (bound as usual).

@@ -30,7 +30,8 @@ final class CarriedDocumentTests: XCTestCase {
         let data = Sample.bytes(#"{"activity":"#) + body + Sample.bytes(#","seq":\#(seq),"type":"activity.updated"}"#)
         return StoreBatch([
             .upsertDocument(
-                StoredDocument(kind: "activity", id: id, deviceId: device, bundleId: "app.one", state: "active", body: body)
+                StoredDocument(
+                    kind: "activity", id: id, deviceId: device, bundleId: "app.one", state: "active", body: body)
             ),
             .appendEvent(
                 StoredEvent(
