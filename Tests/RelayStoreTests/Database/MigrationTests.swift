@@ -106,4 +106,44 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(pushes.map(\.push.apnsId), ["p4", "p2", "p1"])
         XCTAssertEqual(try store.reader.pushes(filter: PushFilter(uniqueId: "u-p2"), limit: 10).map(\.id), [2])
     }
+
+    func testVersion4KeepsDocumentsAndLetsTheLogCarryNewerOnes() throws {
+        let path = directory.file("a.db")
+        do {
+            let database = try Database(path: path)
+            try database.migrate(Array(StoreSchema.migrations.prefix(3)))
+            // A schema-3 file: one document in its row, one kept as a reference into its event.
+            try database.execute(
+                """
+                INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, data)
+                    VALUES (7, 'activity.updated', 1000, 'd1', 'app.one', 'a2', CAST('{"activity":{"id":"a2"}}' AS BLOB));
+                INSERT INTO documents (kind, id, device_id, bundle_id, state, body)
+                    VALUES ('activity', 'a1', 'd1', 'app.one', 'active', CAST('{"id":"a1"}' AS BLOB));
+                INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length)
+                    VALUES ('activity', 'a2', 'd1', 'app.one', 'active', x'', 7, 12, 11);
+                """)
+        }
+        let store = try Store(path: path)
+        defer { store.close() }
+        XCTAssertEqual(try store.reader.meta(StoreSchema.documentsThroughKey), Sample.bytes("7"))
+        XCTAssertEqual(
+            try store.reader.documents(kind: "activity").map(\.body),
+            [Sample.bytes(#"{"id":"a1"}"#), Sample.bytes(#"{"id":"a2"}"#)])
+        // A newer version carried by an event after the migration wins over the old row.
+        let body = Sample.bytes(#"{"id":"a1","v":2}"#)
+        try store.writer.submitAndWait(
+            StoreBatch([
+                .upsertDocument(
+                    StoredDocument(
+                        kind: "activity", id: "a1", deviceId: "d1", bundleId: "app.one", state: "ended", body: body)),
+                .appendEvent(
+                    StoredEvent(
+                        seq: 8, type: "activity.updated", at: 1_001, deviceId: "d1", bundleId: "app.one",
+                        activityId: "a1", data: Sample.bytes(#"{"activity":"#) + body + Sample.bytes("}"))),
+            ]))
+        let a1 = try XCTUnwrap(try store.reader.document(kind: "activity", id: "a1"))
+        XCTAssertEqual(a1.body, body)
+        XCTAssertEqual(a1.state, "ended")
+        XCTAssertEqual(try store.reader.document(kind: "activity", id: "a2")?.body, Sample.bytes(#"{"id":"a2"}"#))
+    }
 }
