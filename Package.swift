@@ -32,7 +32,7 @@ let package = Package(
 
         // Effects: sockets and TLS, SQLite.
         .target(name: "RelayNet", dependencies: ["COpenSSL", "CRelayLinux"], swiftSettings: common),
-        .target(name: "RelayStore", dependencies: ["RelayCore", "CSQLite"], swiftSettings: common),
+        .target(name: "RelayStore", dependencies: ["RelayCore", "CSQLite", "CRelayLinux"], swiftSettings: common),
 
         // Wiring: routes, auth, fan-out.
         .target(

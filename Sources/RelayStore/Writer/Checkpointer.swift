@@ -1,3 +1,4 @@
+import CRelayLinux
 import Foundation
 
 /// Copies the write-ahead log back into the database file on a thread and connection of its own,
@@ -26,7 +27,6 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
         database = try Database(path: path, options: DatabaseOptions(create: false))
         self.catchUpFrames = catchUpFrames
         let thread = Thread { [self] in run() }
-        thread.name = "store-checkpt"
         thread.start()
     }
 
@@ -70,7 +70,7 @@ final class Checkpointer: @unchecked Sendable {  // mutable state is guarded by 
     // MARK: - The checkpointer's thread
 
     private func run() {
-        ThreadName.set("store-checkpt")
+        relay_set_thread_name("store-checkpt")  // for top -H, /proc and debuggers
         while waitForRequest() {
             var copied = -1
             while true {

@@ -1,3 +1,4 @@
+import CRelayLinux
 import Foundation
 
 /// Makes the relay's state durable with group commit, on threads of its own.
@@ -94,10 +95,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         checkpointer = try? Checkpointer(path: database.path, catchUpFrames: checkpointFrames / 16)
         if checkpointer != nil { database.countWALFrames() }
         let thread = Thread { [self] in run() }
-        thread.name = "store-writer"
         self.thread = thread
         let syncThread = Thread { [self] in runSync() }
-        syncThread.name = "store-sync"
         self.syncThread = syncThread
         syncThread.start()
         thread.start()
@@ -183,7 +182,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     // MARK: - The writer thread
 
     private func run() {
-        ThreadName.set("store-writer")
+        relay_set_thread_name("store-writer")  // for top -H, /proc and debuggers
         while let group = nextGroup() {
             if checkpointer?.takeCaughtUp() == true { checkpointHere() }
             let results = commit(group)
@@ -240,7 +239,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// The sync thread: syncs the log once for every group committed since its last sync, then
     /// runs their completions in order and the group observer once.
     private func runSync() {
-        ThreadName.set("store-sync")
+        relay_set_thread_name("store-sync")  // for top -H, /proc and debuggers
         while let groups = nextSettled() {
             var synced: Result<Void, StoreError> = .success(())
             if let logSync, groups.contains(where: { $0.results.contains { (try? $0.get()) != nil } }) {
