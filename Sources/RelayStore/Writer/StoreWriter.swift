@@ -217,12 +217,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// the log still carries them, and the next start's reads and flushes find them there.
     private func flushDocumentsBeforeClosing() {
         do throws(StoreError) {
-            try database.execute("BEGIN IMMEDIATE")
-            try applier.flushDocuments()
-            try database.execute("COMMIT")
+            try database.transaction { () throws(StoreError) in try applier.flushDocuments() }
             applier.transactionCommitted()
         } catch {
-            database.rollback()
             applier.transactionUndone()
         }
     }
