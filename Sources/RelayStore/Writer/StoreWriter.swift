@@ -3,13 +3,15 @@ import Foundation
 
 /// Makes the relay's state durable with group commit, on threads of its own.
 ///
-/// Callers `submit` batches from any thread. The writer thread takes everything queued (up to
-/// `maxBatchesPerCommit`), applies it in ONE transaction — each batch in its own savepoint, so a
-/// batch that fails is undone alone — and commits. The sync thread then makes the commit durable
-/// (one `fdatasync` of the write-ahead log for every group committed since its last one) and
-/// only then calls each batch's completion, in submission order. Acknowledgement therefore
-/// follows durability, and many requests share one sync, while the writer already applies the
-/// next group: the disk's wait is no longer part of the writer's turn.
+/// Callers `submit` batches from any thread. The writer thread applies whatever is queued in
+/// ONE transaction (up to `maxBatchesPerCommit` batches; should a batch fail, the transaction is
+/// rolled back and each batch applied again in its own savepoint, so that it is undone alone) and
+/// commits it once the sync thread is idle: batches that arrive while the sync thread works join
+/// the open transaction rather than a commit of their own. The sync thread then makes the commit
+/// durable (one `fdatasync` of the write-ahead log for every commit since its last one) and only
+/// then calls each batch's completion, in submission order. Acknowledgement therefore follows
+/// durability, and many requests share one commit and one sync, while the writer already applies
+/// the next batches: the disk's wait is no longer part of the writer's turn.
 ///
 /// Durability is that of SQLite's `synchronous = FULL` (a commit survives power loss) when the
 /// database was opened with `.full`, the default: its connection commits with `NORMAL`, which
@@ -72,6 +74,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private var settled: [Settled] = []
     private var writerStopped = false
     private var syncStopped = false
+    /// Whether the sync thread has finished its last round (guarded by `condition`): the writer
+    /// commits its open transaction then, and until then lets batches join it.
+    private var syncIdle = true
 
     /// Takes ownership of `database` (already migrated) and starts the writer's threads.
     ///
@@ -183,18 +188,25 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     private func run() {
         relay_set_thread_name("store-writer")  // for top -H, /proc and debuggers
-        while let group = nextGroup() {
-            if checkpointer?.takeCaughtUp() == true { checkpointHere() }
-            let results = commit(group)
-            if let frames = database.walFrames, frames >= checkpointFrames {
-                // Far behind (a reader held the log, or the checkpointer cannot keep up): the
-                // writer copies it back itself, which also slows the writer down.
-                if frames >= checkpointFrames * 4 { checkpointHere() } else { checkpointer?.request() }
+        // Batches applied in the open transaction and not yet committed.
+        var open: [Pending] = []
+        while let next = nextGroup(holdingOpen: open.count) {
+            if !next.group.isEmpty {
+                if open.isEmpty, checkpointer?.takeCaughtUp() == true { checkpointHere() }
+                let failure = applyOptimistically(next.group, opening: open.isEmpty)
+                open += next.group
+                if let failure {
+                    // Rolled back. A transaction of one batch was that batch's own; otherwise each
+                    // batch is applied again in its own savepoint, so the failure stays its own.
+                    settle(open, open.count == 1 ? [.failure(failure)] : commitIsolated(open))
+                    open = []
+                    continue
+                }
             }
-            syncCondition.lock()
-            settled.append(Settled(group: group, results: results))
-            syncCondition.signal()
-            syncCondition.unlock()
+            if next.commitNow || open.count >= maxBatchesPerCommit {
+                settle(open, commitOpen(open))
+                open = []
+            }
         }
         // Everything is committed: a last flush leaves no document to the log (a clean stop's
         // file reads at once), then the sync thread acknowledges, then the connection closes.
@@ -211,6 +223,23 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         finished = true
         condition.broadcast()
         condition.unlock()
+    }
+
+    /// Hands a committed (or failed) group to the sync thread, after asking the checkpointer to
+    /// copy the log back when it has grown long.
+    private func settle(_ group: [Pending], _ results: [Result<Void, StoreError>]) {
+        if let frames = database.walFrames, frames >= checkpointFrames {
+            // Far behind (a reader held the log, or the checkpointer cannot keep up): the
+            // writer copies it back itself, which also slows the writer down.
+            if frames >= checkpointFrames * 4 { checkpointHere() } else { checkpointer?.request() }
+        }
+        condition.lock()
+        syncIdle = false
+        condition.unlock()
+        syncCondition.lock()
+        settled.append(Settled(group: group, results: results))
+        syncCondition.signal()
+        syncCondition.unlock()
     }
 
     /// Writes every document the log carries to its row, in a transaction of its own; on failure
@@ -259,6 +288,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             condition.lock()
             completed = groups.last?.group.last?.ticket ?? completed
             statistics.batches += batches
+            syncIdle = true
             condition.broadcast()
             condition.unlock()
         }
@@ -281,13 +311,29 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         return groups
     }
 
-    /// Waits for work and takes up to `maxBatchesPerCommit` batches; nil once closing and drained.
-    private func nextGroup() -> [Pending]? {
+    /// What the writer does next: apply `group` (taken from the queue), then commit the open
+    /// transaction when `commitNow` says so.
+    private struct NextStep {
+        var group: [Pending]
+        var commitNow: Bool
+    }
+
+    /// Waits for work and takes what is queued, up to `maxBatchesPerCommit` batches with the
+    /// `holdingOpen` already applied in the open transaction; nil once closing and drained.
+    ///
+    /// The open transaction is committed once the sync thread is idle (or when closing): while it
+    /// syncs, the batches that arrive join one transaction instead of a commit each, which the
+    /// next sync would cover all the same. Fewer, larger commits write fewer log frames per batch:
+    /// the pages every commit rewrites (the tables' last pages and their parents) are written once
+    /// per sync rather than once per group.
+    private func nextGroup(holdingOpen: Int) -> NextStep? {
         condition.lock()
         defer { condition.unlock() }
-        while queue.isEmpty && !closing { condition.wait() }
-        if queue.isEmpty { return nil }
-        let count = min(queue.count, maxBatchesPerCommit)
+        while queue.isEmpty && !closing && !(holdingOpen > 0 && syncIdle) { condition.wait() }
+        if queue.isEmpty {
+            return holdingOpen > 0 ? NextStep(group: [], commitNow: true) : nil
+        }
+        let count = min(queue.count, max(1, maxBatchesPerCommit - holdingOpen))
         let group: [Pending]
         if count == queue.count {
             group = queue
@@ -297,42 +343,41 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             group = Array(queue.prefix(count))
             queue.removeFirst(count)
         }
-        return group
+        return NextStep(group: group, commitNow: syncIdle || closing)
     }
 
-    /// Applies `group` in one transaction and returns each batch's result.
-    ///
-    /// Batches almost never fail, so the group is first applied without savepoints (a savepoint per
-    /// batch costs a statement journal); only if one fails is the transaction rolled back and the
-    /// group applied again with each batch in its own savepoint, so the failure stays its own. A
-    /// group of one batch needs no second try: its transaction is its savepoint.
-    private func commit(_ group: [Pending]) -> [Result<Void, StoreError>] {
-        switch commitOptimistically(group) {
-        case .success:
-            return Array(repeating: .success(()), count: group.count)
-        case .failure(let error) where group.count == 1:
-            return [.failure(error)]
-        case .failure:
-            return commitIsolated(group)
+    /// Applies `group` in the open transaction (beginning one when `opening`); batches almost
+    /// never fail, so without a savepoint each (a savepoint per batch costs a statement journal).
+    /// On a failure the whole transaction is rolled back and the error returned: the caller
+    /// applies what it held again, each batch in its own savepoint (`commitIsolated`).
+    private func applyOptimistically(_ group: [Pending], opening: Bool) -> StoreError? {
+        do throws(StoreError) {
+            if opening { try database.execute("BEGIN IMMEDIATE") }
+            for pending in group { try applier.apply(pending.batch) }
+            return nil
+        } catch {
+            database.rollback()
+            applier.transactionUndone()
+            return error
         }
     }
 
-    /// Applies every batch in one plain transaction; rolled back when any write fails.
-    private func commitOptimistically(_ group: [Pending]) -> Result<Void, StoreError> {
+    /// Commits the open transaction holding `group` and returns each batch's result. A COMMIT that
+    /// fails rolls back; a group of one then has its error, and a larger group is applied again
+    /// batch by batch, so that only what cannot be written fails.
+    private func commitOpen(_ group: [Pending]) -> [Result<Void, StoreError>] {
         do throws(StoreError) {
-            try database.execute("BEGIN IMMEDIATE")
-            for pending in group { try applier.apply(pending.batch) }
             try applier.flushDocumentsIfDue()
             try database.execute("COMMIT")
             applier.transactionCommitted()
             condition.lock()
             statistics.commits += 1
             condition.unlock()
-            return .success(())
+            return Array(repeating: .success(()), count: group.count)
         } catch {
             database.rollback()
             applier.transactionUndone()
-            return .failure(error)
+            return group.count == 1 ? [.failure(error)] : commitIsolated(group)
         }
     }
 

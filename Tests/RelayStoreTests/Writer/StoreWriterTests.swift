@@ -166,6 +166,66 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertEqual(Array(results.names.dropFirst(before)), ["refused", "observer"])
     }
 
+    func testBatchesArrivingWhileTheSyncThreadIsBusyShareOneCommit() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        // Completions run on the sync thread: one that waits holds it in its round.
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        store.writer.submit(StoreBatch([.appendEvent(Sample.event(1))])) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let before = store.writer.currentStatistics.commits
+        let results = Results()
+        for seq in Int64(2)...21 {
+            store.writer.submit(StoreBatch([.appendEvent(Sample.event(seq))])) { result in
+                results.add("\(seq)", result)
+            }
+        }
+        // The writer applies them as they come, but commits only once the sync thread is free.
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(store.writer.currentStatistics.commits, before, "no commit while the sync thread is busy")
+        XCTAssertEqual(try store.reader.latestEventSeq(), 1, "what is not committed is not read")
+        gate.signal()
+        store.writer.flush()
+        XCTAssertEqual(results.names, (2...21).map(String.init))
+        XCTAssertEqual(results.failures, [])
+        XCTAssertEqual(store.writer.currentStatistics.commits, before + 1, "twenty batches, one commit")
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 100).map(\.seq), Array(1...21))
+    }
+
+    func testAFailingBatchInATransactionHeldOverSeveralGroupsIsUndoneAlone() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        store.writer.submit(StoreBatch([.appendEvent(Sample.event(5))])) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        let results = Results()
+        // Submitted apart, so that the writer may take them as separate groups into one transaction.
+        let batches = [
+            ("good1", StoreBatch([.setMeta(key: "good1", value: [1]), .appendEvent(Sample.event(6))])),
+            ("bad", StoreBatch([.upsertDocument(Sample.document("device", "x")), .appendEvent(Sample.event(6))])),
+            ("good2", StoreBatch([.appendEvent(Sample.event(7))])),
+        ]
+        for (name, batch) in batches {
+            store.writer.submit(batch) { result in results.add(name, result) }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        gate.signal()
+        store.writer.flush()
+        XCTAssertEqual(results.names, ["good1", "bad", "good2"])
+        XCTAssertEqual(results.failures, ["bad"])
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7])
+        XCTAssertEqual(try store.reader.meta("good1"), [1])
+        XCTAssertNil(try store.reader.document(kind: "device", id: "x"))
+    }
+
     func testGroupIsCappedSoLaterBatchesGetTheirOwnCommit() throws {
         let database = try Database(path: path)
         try database.migrate(StoreSchema.migrations)
