@@ -169,14 +169,7 @@ final class StoreWriterTests: XCTestCase {
     func testBatchesArrivingWhileTheSyncThreadIsBusyShareOneCommit() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        // Completions run on the sync thread: one that waits holds it in its round.
-        let entered = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
-        store.writer.submit(StoreBatch([.appendEvent(Sample.event(1))])) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        let gate = holdSyncThread(store, committing: 1)
         let before = store.writer.currentStatistics.commits
         let results = Results()
         for seq in Int64(2)...21 {
@@ -199,13 +192,7 @@ final class StoreWriterTests: XCTestCase {
     func testAFailingBatchInATransactionHeldOverSeveralGroupsIsUndoneAlone() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        let entered = DispatchSemaphore(value: 0)
-        let gate = DispatchSemaphore(value: 0)
-        store.writer.submit(StoreBatch([.appendEvent(Sample.event(5))])) { _ in
-            entered.signal()
-            gate.wait()
-        }
-        entered.wait()
+        let gate = holdSyncThread(store, committing: 5)
         let results = Results()
         // Submitted apart, so that the writer may take them as separate groups into one transaction.
         let batches = [
@@ -224,6 +211,19 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7])
         XCTAssertEqual(try store.reader.meta("good1"), [1])
         XCTAssertNil(try store.reader.document(kind: "device", id: "x"))
+    }
+
+    /// Commits event `seq` and holds the sync thread in its completion (completions run there)
+    /// until the returned gate is signalled.
+    private func holdSyncThread(_ store: Store, committing seq: Int64) -> DispatchSemaphore {
+        let entered = DispatchSemaphore(value: 0)
+        let gate = DispatchSemaphore(value: 0)
+        store.writer.submit(StoreBatch([.appendEvent(Sample.event(seq))])) { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+        return gate
     }
 
     func testGroupIsCappedSoLaterBatchesGetTheirOwnCommit() throws {
