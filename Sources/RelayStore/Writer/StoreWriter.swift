@@ -268,12 +268,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         relay_set_thread_name("store-sync")  // for top -H, /proc and debuggers
         while let groups = nextSettled() {
             var synced: Result<Void, StoreError> = .success(())
-            if let logSync, groups.contains(where: { $0.results.contains { (try? $0.get()) != nil } }) {
-                synced = logSync.sync()
-                condition.lock()
-                statistics.syncs += 1
-                condition.unlock()
-            }
+            let mustSync = logSync != nil && groups.contains { $0.results.contains { (try? $0.get()) != nil } }
+            if mustSync, let logSync { synced = logSync.sync() }
             var batches = 0
             for settled in groups {
                 for (pending, result) in zip(settled.group, settled.results) {
@@ -288,6 +284,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
             condition.lock()
             completed = groups.last?.group.last?.ticket ?? completed
             statistics.batches += batches
+            if mustSync { statistics.syncs += 1 }
             syncIdle = true
             condition.broadcast()
             condition.unlock()
@@ -368,11 +365,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private func commitOpen(_ group: [Pending]) -> [Result<Void, StoreError>] {
         do throws(StoreError) {
             try applier.flushDocumentsIfDue()
-            try database.execute("COMMIT")
-            applier.transactionCommitted()
-            condition.lock()
-            statistics.commits += 1
-            condition.unlock()
+            try commitTransaction()
             return Array(repeating: .success(()), count: group.count)
         } catch {
             database.rollback()
@@ -404,17 +397,22 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
                 if database.isAutocommit { throw error }
                 applier.flushUndone()
             }
-            try database.execute("COMMIT")
-            applier.transactionCommitted()
-            condition.lock()
-            statistics.commits += 1
-            condition.unlock()
+            try commitTransaction()
             return results
         } catch {
             database.rollback()
             applier.transactionUndone()
             return Array(repeating: .failure(error), count: group.count)
         }
+    }
+
+    /// Commits the open transaction, tells the applier, and counts the commit.
+    private func commitTransaction() throws(StoreError) {
+        try database.execute("COMMIT")
+        applier.transactionCommitted()
+        condition.lock()
+        statistics.commits += 1
+        condition.unlock()
     }
 }
 
