@@ -149,9 +149,10 @@ final class BatchApplier {
         for write in batch.writes {
             switch write {
             case .upsertDocument(let document):
-                let embedded = EmbeddedRecord.find(document.body, in: events)
+                let located = EmbeddedRecord.locate(document.body, in: events)
+                let embedded = located?.record
                 if let carried = Self.carried(
-                    document, embeddedIn: embedded, events: events, after: eventsAppended,
+                    document, embeddedIn: located, events: events, after: eventsAppended,
                     writtenOnce: documentWrites == 1
                         || writesPerDocument[DocumentKey(kind: document.kind, id: document.id)] == 1),
                     firstCarried?.seq != carried.seq, moreCarried[carried.seq] == nil
@@ -179,11 +180,10 @@ final class BatchApplier {
     /// yet appended (at `firstUnappended` or later), with the same device and app (the row's
     /// lookup columns come from the event's), and the batch writes it only once.
     private static func carried(
-        _ document: StoredDocument, embeddedIn embedded: EmbeddedRecord?, events: [StoredEvent],
-        after firstUnappended: Int, writtenOnce: Bool
+        _ document: StoredDocument, embeddedIn located: (record: EmbeddedRecord, position: Int)?,
+        events: [StoredEvent], after firstUnappended: Int, writtenOnce: Bool
     ) -> CarriedDocument? {
-        guard writtenOnce, let embedded,
-            let position = events.firstIndex(where: { $0.seq == embedded.seq }), position >= firstUnappended,
+        guard writtenOnce, let (embedded, position) = located, position >= firstUnappended,
             events[position].deviceId == document.deviceId, events[position].bundleId == document.bundleId
         else { return nil }
         return CarriedDocument(

@@ -17,12 +17,18 @@ struct EmbeddedRecord: Equatable {
     /// The first of `events`, searched newest first, whose data contains `record`; nil when none
     /// does or `record` is empty.
     static func find(_ record: [UInt8], in events: [StoredEvent]) -> EmbeddedRecord? {
+        locate(record, in: events)?.record
+    }
+
+    /// `find`, with the position in `events` of the event that holds the record.
+    static func locate(_ record: [UInt8], in events: [StoredEvent]) -> (record: EmbeddedRecord, position: Int)? {
         guard !record.isEmpty else { return nil }
-        for event in events.reversed() where event.data.count >= record.count {
+        for position in events.indices.reversed() where events[position].data.count >= record.count {
+            let event = events[position]
             let offset = record.withUnsafeBytes { needle in
                 event.data.withUnsafeBytes { haystack in Self.offset(of: needle, in: haystack) }
             }
-            if let offset { return EmbeddedRecord(seq: event.seq, offset: offset, length: record.count) }
+            if let offset { return (EmbeddedRecord(seq: event.seq, offset: offset, length: record.count), position) }
         }
         return nil
     }
