@@ -268,11 +268,9 @@ final class BatchApplier {
         let upsert = try prepared(
             &upsertDocument,
             """
-            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of)
+            INSERT INTO documents (\(Self.documentColumns))
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
-            ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
-            state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
-            body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
+            \(Self.documentConflict)
             """)
         try run(upsert, borrowing: body, at: 6) { statement throws(StoreError) in
             try statement.bind(document.kind, at: 1, copiedInto: texts)
@@ -284,6 +282,16 @@ final class BatchApplier {
             try statement.bind(asOf, at: 10)
         }
     }
+
+    /// Every column of a `documents` row, in the order the upserts give them.
+    private static let documentColumns =
+        "kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of"
+    /// What an upsert of a whole `documents` row does when the row exists: replace every column.
+    private static let documentConflict = """
+        ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
+        state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
+        body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
+        """
 
     /// Flushes carried documents (`flushDocuments`) when the interval has passed since the last
     /// flush, or enough events have carried documents; call inside the transaction of a group.
@@ -323,7 +331,7 @@ final class BatchApplier {
         let statement = try prepared(
             &flushCarried,
             """
-            INSERT INTO documents (kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of)
+            INSERT INTO documents (\(Self.documentColumns))
             SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, x'', seq, doc_offset, doc_length, seq FROM (
                 SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, max(seq) AS seq, doc_offset, doc_length
                 FROM events
@@ -331,9 +339,7 @@ final class BatchApplier {
                     AND doc_kind IS NOT NULL
                 GROUP BY doc_kind, doc_id)
             WHERE true
-            ON CONFLICT (kind, id) DO UPDATE SET device_id = excluded.device_id, bundle_id = excluded.bundle_id,
-            state = excluded.state, body = excluded.body, event_seq = excluded.event_seq,
-            body_offset = excluded.body_offset, body_length = excluded.body_length, as_of = excluded.as_of
+            \(Self.documentConflict)
             WHERE documents.as_of IS NULL OR documents.as_of < excluded.as_of
             """)
         try run(statement) { statement throws(StoreError) in
@@ -518,10 +524,10 @@ final class BatchApplier {
 
     // MARK: - Statements
 
-    /// The statement in `slot`, prepared from `sql` the first time.
-    private func prepared(_ slot: inout Statement?, _ sql: String) throws(StoreError) -> Statement {
+    /// The statement in `slot`, prepared from `sql` the first time (only then is `sql` built).
+    private func prepared(_ slot: inout Statement?, _ sql: @autoclosure () -> String) throws(StoreError) -> Statement {
         if let statement = slot { return statement }
-        let statement = try database.prepare(sql)
+        let statement = try database.prepare(sql())
         slot = statement
         return statement
     }
