@@ -2,9 +2,7 @@ extension StoreReader {
     // MARK: - Events
 
     /// Up to `limit` events with `seq` greater than `seq` that match `filter`, oldest first.
-    public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError)
-        -> [StoredEvent]
-    {
+    public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError) -> [StoredEvent] {
         var sql = "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, data FROM events WHERE seq > ?1"
         if filter.deviceId != nil { sql += " AND device_id = ?3" }
         if filter.bundleId != nil { sql += " AND bundle_id = ?4" }
@@ -63,10 +61,8 @@ extension StoreReader {
     public func pushes(filter: PushFilter = .all, before: Int64? = nil, limit: Int) throws(StoreError) -> [StoredPush] {
         let limit = Self.clamp(limit)
         return try read { database throws(StoreError) in
-            let rows = try Self.pushes(
-                in: database, sql: Self.pushRowsSQL, filter: filter, before: before, limit: limit)
-            let held = try Self.pushes(
-                in: database, sql: Self.heldPushesSQL, filter: filter, before: before, limit: limit)
+            let rows = try Self.pushes(in: database, sql: Self.pushRowsSQL, filter: filter, before: before, limit: limit)
+            let held = try Self.pushes(in: database, sql: Self.heldPushesSQL, filter: filter, before: before, limit: limit)
             if held.isEmpty { return rows }
             if rows.isEmpty { return held }
             var merged: [StoredPush] = []

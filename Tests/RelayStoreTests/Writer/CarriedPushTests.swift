@@ -20,8 +20,7 @@ final class CarriedPushTests: XCTestCase {
         let data = Sample.bytes(#"{"at":\#(time),"push":"#) + push.record + Sample.bytes(#","seq":\#(seq)}"#)
         return StoreBatch([
             .appendEvent(
-                StoredEvent(
-                    seq: seq, type: "push.received", at: time, deviceId: "d1", bundleId: eventBundle, data: data)),
+                StoredEvent(seq: seq, type: "push.received", at: time, deviceId: "d1", bundleId: eventBundle, data: data)),
             .appendPush(push),
         ])
     }
@@ -110,9 +109,7 @@ final class CarriedPushTests: XCTestCase {
     func testPruningThePushLogHidesHeldEntriesAndKeepsTheirEvents() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        for seq in Int64(1)...5 {
-            try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100))
-        }
+        for seq in Int64(1)...5 { try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100)) }
         try store.writer.submitAndWait(StoreBatch([.prunePushesKeepingLast(3)]))
         XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.push.apnsId), ["p5", "p4", "p3"])
         XCTAssertEqual(try store.reader.pushCount(), 3)
@@ -133,23 +130,17 @@ final class CarriedPushTests: XCTestCase {
     func testPruningEventsMovesTheEntriesStillInThePushLogToRows() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        for seq in Int64(1)...4 {
-            try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100))
-        }
+        for seq in Int64(1)...4 { try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100)) }
         try store.writer.submitAndWait(StoreBatch([.prunePushesKeepingLast(3)]))
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(1)]))
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [4])
         // p2 and p3 moved to rows; p1 was out of the push log already and stays out.
         XCTAssertEqual(try rowCount(), 2)
-        XCTAssertEqual(
-            try store.reader.pushes(limit: 10).map(\.push),
-            (2...4).reversed().map { Self.push("p\($0)", at: Double($0) * 100) })
+        XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.push), (2...4).reversed().map { Self.push("p\($0)", at: Double($0) * 100) })
         XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.id), [4, 3, 2])
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
         XCTAssertEqual(try rowCount(), 3)
-        XCTAssertEqual(
-            try store.reader.pushes(filter: PushFilter(token: "tok-p4"), limit: 10).map(\.push.record),
-            [Self.push("p4").record])
+        XCTAssertEqual(try store.reader.pushes(filter: PushFilter(token: "tok-p4"), limit: 10).map(\.push.record), [Self.push("p4").record])
     }
 
     func testNumberingGoesOnAfterAReopen() throws {
