@@ -29,16 +29,6 @@
 /// so applied; a document's current version is its row, or the latest event after that mark
 /// that carries it, whichever is newer by `as_of` (the log position a row was written at).
 /// `StoreReader` reads documents that way, so what it returns never lags the log.
-///
-/// Since version 5 a push log entry whose record its `push.received` event carries (the event of
-/// the same batch, with the same `at` and `bundle_id`) has no `pushes` row at all: the event's
-/// row holds the entry (`push_id`, `push_token`, `push_apns_id`, `push_unique_id`,
-/// `push_channel_id`, and where its record is: `push_offset`, `push_length`), one row written
-/// per push instead of two. The push log is the `pushes` rows and those events together, by id;
-/// a carried entry's id is never below its event's `seq`, so a page before an id reads only
-/// the events before it. Entries below `pushesFromKey` were pruned from the log (their events
-/// may stay, for the stream); an event pruned while its entry is still kept moves the entry to
-/// a `pushes` row first.
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
     public static let migrations: [Migration] = [
@@ -132,18 +122,6 @@ public enum StoreSchema {
                 INSERT OR REPLACE INTO meta (key, value)
                     SELECT 'store.documentsThrough', CAST(CAST(coalesce(max(seq), 0) AS TEXT) AS BLOB) FROM events;
                 """),
-        Migration(
-            version: 5,
-            sql: """
-                ALTER TABLE events ADD COLUMN push_id INTEGER;
-                ALTER TABLE events ADD COLUMN push_token TEXT;
-                ALTER TABLE events ADD COLUMN push_apns_id TEXT;
-                ALTER TABLE events ADD COLUMN push_unique_id TEXT;
-                ALTER TABLE events ADD COLUMN push_channel_id TEXT;
-                ALTER TABLE events ADD COLUMN push_offset INTEGER;
-                ALTER TABLE events ADD COLUMN push_length INTEGER;
-                CREATE INDEX events_push_channel ON events (push_channel_id) WHERE push_channel_id IS NOT NULL;
-                """),
     ]
 
     /// The meta key under which the writer keeps the highest push log id it has handed out
@@ -154,11 +132,6 @@ public enum StoreSchema {
     /// The meta key under which the writer keeps the `seq` (decimal text) through which every
     /// document an event carries is written to `documents`; later events may carry newer versions.
     public static let documentsThroughKey = "store.documentsThrough"
-
-    /// The meta key under which the writer keeps the lowest push log id still in the log (decimal
-    /// text): entries that events carry below it were pruned from the push log, though their
-    /// events may still be in the event log.
-    public static let pushesFromKey = "store.pushesFrom"
 
     /// The version a fully migrated file has.
     public static var latestVersion: Int32 { Int32(migrations.count) }

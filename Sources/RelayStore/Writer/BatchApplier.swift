@@ -75,16 +75,6 @@ final class BatchApplier {
         var superseded = false
     }
 
-    /// A push log entry that its event's row holds, and where in the event's data its record is.
-    private struct CarriedPush {
-        var push: PushLogEntry
-        var embedded: EmbeddedRecord
-        /// The carrying event's position among the batch's events.
-        var eventPosition: Int
-        /// The entry's position among the batch's writes.
-        var writeIndex: Int
-    }
-
     /// Applies batches on `database`, writing carried documents to their rows as often as the
     /// two limits say.
     init(database: Database, documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384) {
@@ -142,17 +132,13 @@ final class BatchApplier {
         // The batch's events, where its documents and push records may be found: they commit together.
         var events: [StoredEvent] = []
         var documentWrites = 0
-        var pushWrites = 0
         for write in batch.writes {
             switch write {
             case .appendEvent(let event): events.append(event)
             case .upsertDocument, .deleteDocument: documentWrites += 1
-            case .appendPush: pushWrites += 1
             default: break
             }
         }
-        // Push log entries left to their events.
-        let carriedPushes = pushWrites == 0 ? [] : Self.carriedPushes(batch, events: events)
         // A document the batch writes twice is written at once both times (see `carried`); counted
         // only when the batch writes more than one document.
         let writesPerDocument = documentWrites > 1 ? Self.writesPerDocument(batch) : [:]
@@ -160,7 +146,7 @@ final class BatchApplier {
         var firstCarried: CarriedDocument?
         var moreCarried: [Int64: CarriedDocument] = [:]
         var eventsAppended = 0
-        for (writeIndex, write) in batch.writes.enumerated() {
+        for write in batch.writes {
             switch write {
             case .upsertDocument(let document):
                 let located = EmbeddedRecord.locate(document.body, in: events)
@@ -182,14 +168,8 @@ final class BatchApplier {
                 }
             case .appendEvent(let event):
                 let carried = firstCarried?.seq == event.seq ? firstCarried : moreCarried[event.seq]
-                let push = carriedPushes.first { $0.eventPosition == eventsAppended }
-                try append(event, carrying: carried, push: push)
+                try append(event, carrying: carried)
                 eventsAppended += 1
-            case .appendPush(let push):
-                // Written with the event that carries it, or here in a row of its own.
-                if !carriedPushes.contains(where: { $0.writeIndex == writeIndex }) {
-                    try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
-                }
             default:
                 try apply(write, carriedBy: events)
             }
@@ -211,22 +191,6 @@ final class BatchApplier {
             deviceId: document.deviceId, bundleId: document.bundleId, embedded: embedded)
     }
 
-    /// The push log entries of `batch` that an event of the batch carries verbatim: the event's
-    /// row holds the entry instead of a `pushes` row. An event carries at most one, and only one
-    /// with its own `at` and `bundle_id` (which stand for the entry's `received_at` and `bundle_id`).
-    private static func carriedPushes(_ batch: StoreBatch, events: [StoredEvent]) -> [CarriedPush] {
-        var carried: [CarriedPush] = []
-        for (writeIndex, write) in batch.writes.enumerated() {
-            guard case .appendPush(let push) = write,
-                let (embedded, position) = EmbeddedRecord.locate(push.record, in: events),
-                !carried.contains(where: { $0.eventPosition == position }), events[position].at == push.receivedAt,
-                events[position].bundleId == push.bundleId
-            else { continue }
-            carried.append(CarriedPush(push: push, embedded: embedded, eventPosition: position, writeIndex: writeIndex))
-        }
-        return carried
-    }
-
     /// How many times `batch` writes (or deletes) each document.
     private static func writesPerDocument(_ batch: StoreBatch) -> [DocumentKey: Int] {
         var counts: [DocumentKey: Int] = [:]
@@ -245,7 +209,7 @@ final class BatchApplier {
     /// `events` carries is stored as a reference to it.
     private func apply(_ write: StoreBatch.Write, carriedBy events: [StoredEvent]) throws(StoreError) {
         switch write {
-        case .upsertDocument, .appendEvent, .appendPush:
+        case .upsertDocument, .appendEvent:
             preconditionFailure("applied by applyWrites")
         case .deleteDocument(let kind, let id):
             // Else the flush, or a reader, would bring back the copy the log carries.
@@ -254,6 +218,8 @@ final class BatchApplier {
                 try statement.bind(kind, at: 1)
                 try statement.bind(id, at: 2)
             }
+        case .appendPush(let push):
+            try append(push, embeddedIn: EmbeddedRecord.find(push.record, in: events))
         case .setMeta(let key, let value):
             try setMeta(key, value)
         case .deleteMeta(let key):
@@ -264,9 +230,12 @@ final class BatchApplier {
         case .pruneEventsBefore(let time):
             try pruneEvents(below: cutoffBefore(time, table: "events", key: "seq", time: "at"))
         case .prunePushesKeepingLast(let count):
-            try prunePushes(below: pushCutoffKeepingLast(count))
+            try delete(below: cutoffKeepingLast(count, table: "pushes", key: "id"), table: "pushes", key: "id")
+            try rememberLastPushID()
         case .prunePushesBefore(let time):
-            try prunePushes(below: pushCutoffBefore(time))
+            try delete(
+                below: cutoffBefore(time, table: "pushes", key: "id", time: "received_at"), table: "pushes", key: "id")
+            try rememberLastPushID()
         }
     }
 
@@ -394,23 +363,17 @@ final class BatchApplier {
     /// itself (`INSERT ... SELECT ... WHERE ?1 > (SELECT max(seq) FROM events)`) made SQLite
     /// stage every row in a temporary table, since the statement reads the table it writes,
     /// which was most of what a push cost the writer.
-    /// With `carrying`, the row also notes the document the event carries; with `push`, it holds
-    /// that push log entry, numbered here: one past the last id, or the event's `seq` if that is
-    /// higher, so that no carried entry's id is below its event's `seq`.
-    private func append(_ event: StoredEvent, carrying carried: CarriedDocument?, push: CarriedPush?)
-        throws(StoreError)
-    {
+    /// With `carrying`, the row also notes the document the event carries.
+    private func append(_ event: StoredEvent, carrying carried: CarriedDocument?) throws(StoreError) {
         guard event.seq > (try currentLastEventSeq()) else {
             throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
         }
-        let pushID = try push.map { _ throws(StoreError) in max(try currentLastPushID() + 1, event.seq) }
         let statement = try prepared(
             &appendEvent,
             """
             INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data,
-                doc_kind, doc_id, doc_state, doc_offset, doc_length,
-                push_id, push_token, push_apns_id, push_unique_id, push_channel_id, push_offset, push_length)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)
+                doc_kind, doc_id, doc_state, doc_offset, doc_length)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """)
         try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
             try statement.bind(event.seq, at: 1)
@@ -425,17 +388,8 @@ final class BatchApplier {
             try statement.bind(carried?.state, at: 11, copiedInto: texts)
             try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
             try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
-            try statement.bind(pushID, at: 14)
-            try statement.bind(push?.push.token, at: 15, copiedInto: texts)
-            try statement.bind(push?.push.apnsId, at: 16, copiedInto: texts)
-            try statement.bind(push?.push.uniqueId, at: 17, copiedInto: texts)
-            try statement.bind(push?.push.channelId, at: 18, copiedInto: texts)
-            try statement.bind(push.map { Int64($0.embedded.offset) }, at: 19)
-            try statement.bind(push.map { Int64($0.embedded.length) }, at: 20)
         }
         lastEventSeq = event.seq
-        // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
-        if let pushID { lastPushID = pushID }
     }
 
     /// The highest `seq` in the event log, `Int64.min` when it is empty.
@@ -480,7 +434,6 @@ final class BatchApplier {
     private func loadLastPushID() throws(StoreError) -> Int64 {
         let sql = """
             SELECT max(coalesce((SELECT max(id) FROM pushes), 0),
-                coalesce((SELECT push_id FROM events WHERE push_id IS NOT NULL ORDER BY seq DESC LIMIT 1), 0),
                 coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), 0))
             """
         let last = try database.withStatement(sql) { statement throws(StoreError) -> Int64 in
@@ -530,23 +483,11 @@ final class BatchApplier {
     }
 
     /// Deletes the events below `cutoff`, first copying the push records and document bodies they
-    /// carry into the rows that only referred to them, and the push log entries they hold (those
-    /// not pruned from the push log) into rows of their own.
+    /// carry into the rows that only referred to them.
     private func pruneEvents(below cutoff: Int64?) throws(StoreError) {
         guard let cutoff else { return }
         // Documents the pruned events carry go to their rows first.
         try flushDocuments()
-        try run(
-            """
-            INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record)
-            SELECT push_id, push_apns_id, push_unique_id, push_token, push_channel_id, bundle_id, at,
-                substr(data, push_offset + 1, push_length)
-            FROM events WHERE seq < ?1 AND push_id >= \(Self.pushesFrom)
-            """
-        ) { statement throws(StoreError) in
-            try statement.bind(cutoff, at: 1)
-            try statement.bind(StoreSchema.pushesFromKey, at: 2)
-        }
         for (table, value, offset, length) in [
             ("pushes", "record", "record_offset", "record_length"), ("documents", "body", "body_offset", "body_length"),
         ] {
@@ -561,62 +502,6 @@ final class BatchApplier {
         }
         try delete(below: cutoff, table: "events", key: "seq")
         lastEventSeq = nil
-    }
-
-    /// The lowest id still in the push log (SQL, with the meta key bound at `?2`): entries that
-    /// events hold below it were pruned.
-    private static let pushesFrom = "coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?2), 0)"
-
-    /// The id below which push log entries go so that at most `count` remain; nil when none go.
-    /// The entries are the `pushes` rows and the entries events hold, whose ids grow with `seq`.
-    private func pushCutoffKeepingLast(_ count: Int) throws(StoreError) -> Int64? {
-        guard count > 0 else { return try currentLastPushID() + 1 }
-        let sql = """
-            SELECT id FROM (
-                SELECT id FROM (SELECT id FROM pushes ORDER BY id DESC LIMIT ?1)
-                UNION ALL
-                SELECT id FROM (
-                    SELECT push_id AS id FROM events WHERE push_id >= \(Self.pushesFrom) ORDER BY seq DESC LIMIT ?1))
-            ORDER BY id DESC LIMIT 1 OFFSET ?1 - 1
-            """
-        return try optionalInteger(sql) { statement throws(StoreError) in
-            try statement.bind(Int64(count), at: 1)
-            try statement.bind(StoreSchema.pushesFromKey, at: 2)
-        }
-    }
-
-    /// The id below which push log entries go: that of the first entry received at or after
-    /// `cutoff`, or past the last id when there is none.
-    private func pushCutoffBefore(_ cutoff: Double) throws(StoreError) -> Int64? {
-        let sql = """
-            SELECT min(id) FROM (
-                SELECT (SELECT id FROM pushes WHERE received_at >= ?1 ORDER BY id LIMIT 1) AS id
-                UNION ALL
-                SELECT (SELECT push_id FROM events WHERE push_id >= \(Self.pushesFrom) AND at >= ?1 ORDER BY seq LIMIT 1))
-            """
-        let first = try optionalInteger(sql) { statement throws(StoreError) in
-            try statement.bind(cutoff, at: 1)
-            try statement.bind(StoreSchema.pushesFromKey, at: 2)
-        }
-        if let first { return first }
-        return try currentLastPushID() + 1
-    }
-
-    /// Prunes the push log below id `cutoff` (nothing when it is nil): deletes those `pushes` rows
-    /// and moves the mark below which entries that events hold are no longer in the log.
-    private func prunePushes(below cutoff: Int64?) throws(StoreError) {
-        guard let cutoff else { return }
-        try delete(below: cutoff, table: "pushes", key: "id")
-        try run(
-            """
-            INSERT INTO meta (key, value) VALUES (?2, CAST(CAST(?1 AS TEXT) AS BLOB))
-            ON CONFLICT (key) DO UPDATE SET value = excluded.value WHERE ?1 > \(Self.pushesFrom)
-            """
-        ) { statement throws(StoreError) in
-            try statement.bind(cutoff, at: 1)
-            try statement.bind(StoreSchema.pushesFromKey, at: 2)
-        }
-        try rememberLastPushID()
     }
 
     /// Deletes the rows of `table` whose `key` is below `cutoff` (none when it is nil).
