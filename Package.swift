@@ -22,6 +22,7 @@ let package = Package(
         // System libraries: module.modulemap + shim.h only.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CRelayLinux"),
         // The executable's allocator: its malloc replaces glibc's for the whole process (see README).
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
@@ -30,9 +31,10 @@ let package = Package(
         .target(name: "RelayCore", swiftSettings: common),
         .target(name: "RelayHTTP", swiftSettings: common),
 
-        // Effects: sockets and TLS, SQLite.
+        // Effects: sockets and TLS, SQLite (with LZ4 for the event log's data).
         .target(name: "RelayNet", dependencies: ["COpenSSL", "CRelayLinux"], swiftSettings: common),
-        .target(name: "RelayStore", dependencies: ["RelayCore", "CSQLite", "CRelayLinux"], swiftSettings: common),
+        .target(
+            name: "RelayStore", dependencies: ["RelayCore", "CSQLite", "CLZ4", "CRelayLinux"], swiftSettings: common),
 
         // Wiring: routes, auth, fan-out.
         .target(

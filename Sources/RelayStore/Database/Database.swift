@@ -51,6 +51,11 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
         guard let handle else { throw Self.closedError("configure") }
         let rc = sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
         guard rc == SQLITE_OK else { throw StoreError(sqlite: rc, connection: handle, operation: "busy_timeout") }
+        // Every connection reads the event log's data, which the writer may have packed.
+        let registered = EventPacking.register(on: handle)
+        guard registered == SQLITE_OK else {
+            throw StoreError(sqlite: registered, connection: handle, operation: "register relay_data")
+        }
         if options.readOnly {
             // A reader must not change the journal mode; it relies on the writer having set WAL.
             try execute("PRAGMA query_only = ON")

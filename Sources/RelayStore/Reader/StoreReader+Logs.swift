@@ -3,7 +3,8 @@ extension StoreReader {
 
     /// Up to `limit` events with `seq` greater than `seq` that match `filter`, oldest first.
     public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError) -> [StoredEvent] {
-        var sql = "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, data FROM events WHERE seq > ?1"
+        var sql =
+            "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, relay_data(data) FROM events WHERE seq > ?1"
         if filter.deviceId != nil { sql += " AND device_id = ?3" }
         if filter.bundleId != nil { sql += " AND bundle_id = ?4" }
         if filter.activityId != nil { sql += " AND activity_id = ?5" }
@@ -60,7 +61,7 @@ extension StoreReader {
         var sql = """
             SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at,
                 CASE WHEN event_seq IS NULL THEN record ELSE
-                    (SELECT substr(data, pushes.record_offset + 1, pushes.record_length) FROM events
+                    (SELECT relay_data(data, pushes.record_offset, pushes.record_length) FROM events
                     WHERE seq = pushes.event_seq) END
             FROM pushes WHERE 1
             """

@@ -66,7 +66,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
         let idFilter = id == nil ? "" : " AND id = ?2"
         let rowsSQL = "SELECT \(Self.documentColumns), as_of FROM documents WHERE kind = ?1\(idFilter) ORDER BY id"
         let carriedSQL = """
-            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, substr(data, doc_offset + 1, doc_length), seq
+            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, relay_data(data, doc_offset, doc_length), seq
             FROM (
                 SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, data, doc_offset, doc_length, max(seq) AS seq
                 FROM events
@@ -114,7 +114,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     /// A document's columns, its body cut out of its event when it is kept as a reference (`EmbeddedRecord`).
     private static let documentColumns = """
         kind, id, device_id, bundle_id, state, CASE WHEN event_seq IS NULL THEN body ELSE
-            (SELECT substr(data, documents.body_offset + 1, documents.body_length) FROM events
+            (SELECT relay_data(data, documents.body_offset, documents.body_length) FROM events
             WHERE seq = documents.event_seq) END
         """
 

@@ -29,6 +29,12 @@
 /// so applied; a document's current version is its row, or the latest event after that mark
 /// that carries it, whichever is newer by `as_of` (the log position a row was written at).
 /// `StoreReader` reads documents that way, so what it returns never lags the log.
+///
+/// Since version 5 the writer packs an event's `data` with LZ4 against a fixed dictionary when
+/// that makes it smaller (`EventPacking`; meta `store.eventData` names the format). Rows from
+/// before stay as they are and read the same; offsets into an event's data (documents, push
+/// records) count in the unpacked data, which the SQL function `relay_data` gives. The version
+/// keeps an older relay, which would read packed data as it is, from opening the file.
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
     public static let migrations: [Migration] = [
@@ -121,6 +127,11 @@ public enum StoreSchema {
                 ALTER TABLE documents ADD COLUMN as_of INTEGER;
                 INSERT OR REPLACE INTO meta (key, value)
                     SELECT 'store.documentsThrough', CAST(CAST(coalesce(max(seq), 0) AS TEXT) AS BLOB) FROM events;
+                """),
+        Migration(
+            version: 5,
+            sql: """
+                INSERT OR REPLACE INTO meta (key, value) VALUES ('store.eventData', CAST('lz4-1' AS BLOB));
                 """),
     ]
 

@@ -27,6 +27,8 @@ final class BatchApplier {
     private let database: Database
     /// Where the hot statements' text values are copied to be bound without SQLite copying them.
     private let texts = TextScratch()
+    /// Packs each event's data as the log stores it (`EventPacking`).
+    private let packer = EventPacker()
     private var updateDocument: Statement?
     private var upsertDocument: Statement?
     private var appendEvent: Statement?
@@ -375,19 +377,21 @@ final class BatchApplier {
                 doc_kind, doc_id, doc_state, doc_offset, doc_length)
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
             """)
-        try run(statement, borrowing: event.data, at: 8) { statement throws(StoreError) in
-            try statement.bind(event.seq, at: 1)
-            try statement.bind(event.type, at: 2, copiedInto: texts)
-            try statement.bind(event.at, at: 3)
-            try statement.bind(event.deviceId, at: 4, copiedInto: texts)
-            try statement.bind(event.bundleId, at: 5, copiedInto: texts)
-            try statement.bind(event.activityId, at: 6, copiedInto: texts)
-            try statement.bind(event.alarmId, at: 7, copiedInto: texts)
-            try statement.bind(carried?.kind, at: 9, copiedInto: texts)
-            try statement.bind(carried?.id, at: 10, copiedInto: texts)
-            try statement.bind(carried?.state, at: 11, copiedInto: texts)
-            try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
-            try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
+        try packer.withStored(event.data) { (stored) throws(StoreError) in
+            try run(statement, borrowing: stored, at: 8) { statement throws(StoreError) in
+                try statement.bind(event.seq, at: 1)
+                try statement.bind(event.type, at: 2, copiedInto: texts)
+                try statement.bind(event.at, at: 3)
+                try statement.bind(event.deviceId, at: 4, copiedInto: texts)
+                try statement.bind(event.bundleId, at: 5, copiedInto: texts)
+                try statement.bind(event.activityId, at: 6, copiedInto: texts)
+                try statement.bind(event.alarmId, at: 7, copiedInto: texts)
+                try statement.bind(carried?.kind, at: 9, copiedInto: texts)
+                try statement.bind(carried?.id, at: 10, copiedInto: texts)
+                try statement.bind(carried?.state, at: 11, copiedInto: texts)
+                try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
+                try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
+            }
         }
         lastEventSeq = event.seq
     }
@@ -493,7 +497,7 @@ final class BatchApplier {
         ] {
             let sql = """
                 UPDATE \(table) SET \(value) = coalesce(
-                        (SELECT substr(data, \(table).\(offset) + 1, \(table).\(length)) FROM events
+                        (SELECT relay_data(data, \(table).\(offset), \(table).\(length)) FROM events
                         WHERE seq = \(table).event_seq), x''),
                     event_seq = NULL, \(offset) = NULL, \(length) = NULL
                 WHERE event_seq < ?1
@@ -546,19 +550,22 @@ final class BatchApplier {
         bind: (Statement) throws(StoreError) -> Void
     ) throws(StoreError) {
         let outcome = blob.withUnsafeBytes { bytes -> Result<Void, StoreError> in
-            defer { statement.reset() }
-            // The last statement bound to `texts` was reset when its run ended.
-            texts.clear()
-            do throws(StoreError) {
-                try bind(statement)
-                try statement.bindBorrowed(bytes, at: index)
-                try statement.run()
-                return .success(())
-            } catch {
-                return .failure(error)
-            }
+            Result { () throws(StoreError) in try run(statement, borrowing: bytes, at: index, bind: bind) }
         }
         try outcome.get()
+    }
+
+    /// `run(_:borrowing:at:bind:)` for bytes the caller holds.
+    private func run(
+        _ statement: Statement, borrowing bytes: UnsafeRawBufferPointer, at index: Int32,
+        bind: (Statement) throws(StoreError) -> Void
+    ) throws(StoreError) {
+        defer { statement.reset() }
+        // The last statement bound to `texts` was reset when its run ended.
+        texts.clear()
+        try bind(statement)
+        try statement.bindBorrowed(bytes, at: index)
+        try statement.run()
     }
 
     /// Binds with `bind` and runs the cached statement for `sql` to completion.

@@ -19,8 +19,8 @@ final class MigrationTests: XCTestCase {
     func testFreshFileGetsTheWholeSchema() throws {
         let database = try Database(path: directory.file("a.db"))
         XCTAssertEqual(try database.userVersion(), 0)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 4)
-        XCTAssertEqual(try database.userVersion(), 4)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
+        XCTAssertEqual(try database.userVersion(), 5)
         XCTAssertEqual(try tables(database), ["documents", "events", "meta", "pushes", "sqlite_sequence"])
     }
 
@@ -32,7 +32,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("INSERT INTO meta VALUES ('k', x'01')")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 4)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
         let count = try database.withStatement("SELECT count(*) FROM meta WHERE key = 'k'") {
             statement throws(StoreError) in
             try statement.step() ? statement.int64(0) : -1
@@ -94,7 +94,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("DELETE FROM pushes WHERE apns_id = 'p3'")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 4)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
         let writer = StoreWriter(database: database)
         try writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p4"))]))
         writer.close()
