@@ -5,11 +5,11 @@ import CSQLite
 /// dictionary of the relay's own event shapes, or as it is when that would not make it smaller.
 ///
 /// A push's two events are about 1.9 KB of JSON whose keys and constant strings repeat in every
-/// event; packed they are about 0.9 KB. The rate of durable pushes follows the bytes each push
-/// writes (the WAL's pages, then the checkpoint's copy of them) more than the statements it
-/// runs, so this is a fifth more pushes per second (bench/README, "The session of 2026-12-02
-/// (sixth)"). LZ4 rather than zstd: zstd's smaller output (about 0.65 KB) cost 3.5 µs per event
-/// against LZ4's 0.6.
+/// event; packed they are about 0.9 KB. A durable push's cost follows the bytes it writes (the
+/// WAL's pages, then the checkpoint's copy of them) as much as the statements it runs: packed,
+/// a push writes ~4.3 KB instead of ~7.0 and the checkpointer takes half the time (bench/README,
+/// "The session of 2026-12-02 (sixth)"). LZ4 rather than zstd: zstd's smaller output (about
+/// 0.65 KB) cost 3.5 µs per event against LZ4's 0.6.
 ///
 /// Stored form: the tag byte `lz4Tag`, the data's length (4 bytes, little-endian), the LZ4 block.
 /// Data kept as it is starts with its JSON (`{`), so rows written before packing read the same.
@@ -99,25 +99,26 @@ final class EventPacker {
         buffer.deallocate()
     }
 
-    /// Calls `body` with `data` as the log stores it: packed when that is smaller, else as it is.
-    /// The packed bytes are valid only during `body`.
+    /// Calls `body` with `data` as the log stores it: packed when that is smaller (or when the
+    /// data starts with `lz4Tag`), else as it is. The packed bytes are valid only during `body`.
     func withStored<R, E: Error>(_ data: [UInt8], _ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         let packed: Int? = data.withUnsafeBytes { source in
-            guard source.count > EventPacking.headerSize, source.count <= EventPacking.maxUnpackedLength else {
-                return nil
-            }
+            guard source.count <= EventPacking.maxUnpackedLength,
+                source.count > EventPacking.headerSize || source.first == EventPacking.lz4Tag
+            else { return nil }
             let bound = Int(LZ4_compressBound(Int32(source.count))) + EventPacking.headerSize
             if buffer.count < bound {
                 buffer.deallocate()
                 buffer = .allocate(byteCount: bound, alignment: 16)
             }
             work.update(from: loaded, count: 1)
-            // At most the data's own size: anything larger is kept as it is.
+            // Smaller than the data, or it is kept as it is; but data that starts like packed data
+            // (not JSON) is always packed, or it would read as packed.
+            let limit = source.first == EventPacking.lz4Tag ? bound : source.count - 1
             let written = LZ4_compress_fast_continue(
                 work, source.baseAddress?.assumingMemoryBound(to: CChar.self),
                 (buffer.baseAddress! + EventPacking.headerSize).assumingMemoryBound(to: CChar.self),
-                Int32(source.count),
-                Int32(source.count - EventPacking.headerSize - 1), 1)
+                Int32(source.count), Int32(limit - EventPacking.headerSize), 1)
             guard written > 0 else { return nil }
             buffer[0] = EventPacking.lz4Tag
             buffer.storeBytes(of: UInt32(source.count).littleEndian, toByteOffset: 1, as: UInt32.self)

@@ -1,7 +1,8 @@
 /// Applies `StoreBatch`es on the writer's connection, inside whatever transaction is open.
 ///
 /// The writes every push makes (a document, two events, a push log entry) run on statements
-/// prepared once and held here, not looked up by their SQL text each time. A document whose
+/// prepared once and held here, not looked up by their SQL text each time. An event's data is
+/// packed (`EventPacking`) as it is bound. A document whose
 /// lookup columns did not change is rewritten with an UPDATE of its body and state only, which
 /// leaves the `documents` indexes alone (an upsert rewrites every indexed column it sets). Push
 /// log ids are handed out here, one past the highest ever given (see `StoreSchema.lastPushIDKey`).

@@ -74,6 +74,13 @@ final class EventPackingTests: XCTestCase {
             XCTAssertEqual(Self.stored(data), data)
             XCTAssertEqual(try data.withUnsafeBytes { EventPacking.unpacked($0) }.get(), data)
         }
+        // Except data that starts like packed data: that is packed whatever its size.
+        for data in [[EventPacking.lz4Tag], [EventPacking.lz4Tag] + noise] {
+            let stored = Self.stored(data)
+            XCTAssertEqual(stored.first, EventPacking.lz4Tag)
+            XCTAssertNotEqual(stored, data)
+            XCTAssertEqual(try stored.withUnsafeBytes { EventPacking.unpacked($0) }.get(), data)
+        }
     }
 
     func testThePackedLogReadsBackEventsAndTheRecordsTheyCarry() throws {
