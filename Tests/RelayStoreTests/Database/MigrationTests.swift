@@ -131,16 +131,7 @@ final class MigrationTests: XCTestCase {
             [Sample.bytes(#"{"id":"a1"}"#), Sample.bytes(#"{"id":"a2"}"#)])
         // A newer version carried by an event after the migration wins over the old row.
         let body = Sample.bytes(#"{"id":"a1","v":2}"#)
-        try store.writer.submitAndWait(
-            StoreBatch([
-                .upsertDocument(
-                    StoredDocument(
-                        kind: "activity", id: "a1", deviceId: "d1", bundleId: "app.one", state: "ended", body: body)),
-                .appendEvent(
-                    StoredEvent(
-                        seq: 8, type: "activity.updated", at: 1_001, deviceId: "d1", bundleId: "app.one",
-                        activityId: "a1", data: Sample.bytes(#"{"activity":"#) + body + Sample.bytes("}"))),
-            ]))
+        try store.writer.submitAndWait(Sample.activityUpdate(8, "a1", body: body, state: "ended", at: 1_001))
         let a1 = try XCTUnwrap(try store.reader.document(kind: "activity", id: "a1"))
         XCTAssertEqual(a1.body, body)
         XCTAssertEqual(a1.state, "ended")

@@ -38,6 +38,22 @@ enum Sample {
             receivedAt: at, record: bytes(#"{"apnsId":"\#(apnsId)"}"#))
     }
 
+    /// A new version of activity `id` (on device `d1` of `app.one`) and the `activity.updated`
+    /// event that carries its body, as the service builds them: the document first, then its event.
+    static func activityUpdate(
+        _ seq: Int64, _ id: String, body: [UInt8], state: String = "active", at time: Double = 1_000
+    ) -> StoreBatch {
+        let data = bytes(#"{"activity":"#) + body + bytes(#","at":\#(time),"seq":\#(seq),"type":"activity.updated"}"#)
+        return StoreBatch([
+            .upsertDocument(
+                StoredDocument(kind: "activity", id: id, deviceId: "d1", bundleId: "app.one", state: state, body: body)),
+            .appendEvent(
+                StoredEvent(
+                    seq: seq, type: "activity.updated", at: time, deviceId: "d1", bundleId: "app.one", activityId: id,
+                    data: data)),
+        ])
+    }
+
     static func document(_ kind: String, _ id: String, device: String? = nil, bundle: String? = nil) -> StoredDocument {
         StoredDocument(
             kind: kind, id: id, deviceId: device, bundleId: bundle, state: "active", body: bytes(#"{"id":"\#(id)"}"#))

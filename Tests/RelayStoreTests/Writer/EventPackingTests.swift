@@ -111,19 +111,7 @@ final class EventPackingTests: XCTestCase {
         let store = try Store(path: path)
         defer { store.close() }
         let body = Self.record(7)  // any JSON of that size: the document's body is what the event carries
-        let data =
-            Sample.bytes(#"{"activity":"#) + body + Sample.bytes(#","at":1000,"seq":1,"type":"activity.updated"}"#)
-        try store.writer.submitAndWait(
-            StoreBatch([
-                .upsertDocument(
-                    StoredDocument(
-                        kind: "activity", id: "a1", deviceId: "d1", bundleId: "app.one", state: "active", body: body)),
-                .appendEvent(
-                    StoredEvent(
-                        seq: 1, type: "activity.updated", at: 1_000, deviceId: "d1", bundleId: "app.one",
-                        activityId: "a1",
-                        data: data)),
-            ]))
+        try store.writer.submitAndWait(Sample.activityUpdate(1, "a1", body: body))
         XCTAssertEqual(try storedData(1).first, EventPacking.lz4Tag)
         XCTAssertEqual(try store.reader.document(kind: "activity", id: "a1")?.body, body)
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
