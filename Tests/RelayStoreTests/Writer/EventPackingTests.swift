@@ -67,6 +67,15 @@ final class EventPackingTests: XCTestCase {
         }
     }
 
+    func testTheDictionaryNeverChanges() throws {
+        // Every packed row depends on these exact bytes; a new dictionary needs a new tag.
+        let bytes = Array(EventPacking.dictionary)
+        XCTAssertEqual(bytes.count, 1_613)
+        // FNV-1a, 64 bits.
+        let digest = bytes.reduce(UInt64(0xcbf2_9ce4_8422_2325)) { ($0 ^ UInt64($1)) &* 0x100_0000_01b3 }
+        XCTAssertEqual(digest, 0x4696_2e7f_9416_2db9)
+    }
+
     func testDataThatWouldNotShrinkIsKeptAsItIs() throws {
         var random = SystemRandomNumberGenerator()
         let noise = (0..<1_000).map { _ in UInt8.random(in: 0...255, using: &random) }
