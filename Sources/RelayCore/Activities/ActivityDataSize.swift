@@ -1,10 +1,9 @@
 /// The size rule's measure: how many bytes a value takes as compact JSON.
 ///
-/// Stand-in until `JSONValue.serialized()` lands on this branch: it counts the bytes that compact
-/// JSON output would have (no whitespace; `"` `\` and the five short control escapes as two bytes,
-/// other control characters as `\u00XX`, everything else as its UTF-8 bytes; doubles as Swift prints
-/// them) without building the text. Swap the body for `value.serialized().count` once the serializer
-/// exists; the counts agree except perhaps in how a non-integer double is spelled.
+/// Counts the bytes `JSONValue.serialized()` writes (no whitespace; `"` `\` and the five short
+/// control escapes as two bytes, other control characters as `\u00XX`, U+2028 and U+2029 as
+/// `\u2028` and `\u2029`, everything else as its UTF-8 bytes; doubles as `JSONWriter` spells
+/// them) without building the text: a push's content state is measured for every push.
 enum ActivityDataSize {
     /// Bytes of `value` as compact JSON.
     static func bytes(of value: JSONValue) -> Int {
@@ -47,23 +46,29 @@ enum ActivityDataSize {
                 let raw = UnsafeRawPointer(base)
                 while index + 8 <= bytes.count {
                     if JSONWriter.needsLook(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                        for offset in index..<index + 8 { total += escapeBytes(bytes[offset]) }
+                        for offset in index..<index + 8 { total += escapeBytes(bytes, at: offset) }
                     }
                     index += 8
                 }
             }
             while index < bytes.count {
-                total += escapeBytes(bytes[index])
+                total += escapeBytes(bytes, at: index)
                 index += 1
             }
             return total
         }
     }
 
-    /// The bytes escaping `byte` adds to its one: 1 for `"`, `\` and the five short control
-    /// escapes, 5 for other control characters (`\u00XX`), 0 for anything else.
+    /// The bytes escaping the byte at `offset` adds to its own: 1 for `"`, `\` and the five short
+    /// control escapes, 5 for other control characters (`\u00XX`), 3 for the first byte of U+2028
+    /// or U+2029 (E2 80 A8 or A9, three bytes written as six), 0 for anything else.
     @inline(__always)
-    private static func escapeBytes(_ byte: UInt8) -> Int {
+    private static func escapeBytes(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Int {
+        let byte = bytes[offset]
+        if byte == 0xE2 {
+            let separator = offset + 2 < bytes.count && bytes[offset + 1] == 0x80 && bytes[offset + 2] & 0xFE == 0xA8
+            return separator ? 3 : 0
+        }
         guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { return 0 }
         switch byte {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), 0x08, 0x09, 0x0A, 0x0C, 0x0D: return 1

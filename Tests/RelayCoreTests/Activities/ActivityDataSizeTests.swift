@@ -45,4 +45,29 @@ final class ActivityDataSizeTests: XCTestCase {
         let plain = String(repeating: "0123456789", count: 10)
         XCTAssertEqual(ActivityDataSize.bytes(of: .string(plain)), 102)
     }
+
+    /// The measure is the serializer's own count, for every kind of value and wherever an escape,
+    /// a line or paragraph separator (written as `\u2028`, `\u2029`) or other non-ASCII text falls.
+    func testAgreesWithTheSerializer() {
+        var values: [JSONValue] = [
+            nil, true, false, 0, -7, .int(.max), .int(.min), 1.5, -0.25, 1e300, 5e-324, .double(.nan),
+            ["a": 1, "b": [true, nil, "x"], "c": ["d": 2.75]], [[], [:], [[1]]],
+        ]
+        let base = Array("abcdefghijklmnopqrstuvwxy")
+        for special in [
+            "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "\u{20AC}", "\"", "\u{1}", "\u{7F}", "\u{2028}\u{2029}",
+        ] {
+            for position in 0...base.count {
+                var characters = base
+                characters.insert(contentsOf: special, at: position)
+                values.append(.string(String(characters)))
+            }
+        }
+        values.append(["key\u{2028}": ["\u{2029}"]])
+        for value in values {
+            let written = value.serialized()
+            XCTAssertEqual(
+                ActivityDataSize.bytes(of: value), written.count, String(decoding: written, as: UTF8.self))
+        }
+    }
 }
