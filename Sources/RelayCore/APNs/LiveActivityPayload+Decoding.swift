@@ -45,7 +45,10 @@ extension LiveActivityPayload {
                 guard let key = parser.plainKey() else { return nil }
                 if isAPSKey(UnsafeBufferPointer(rebasing: bytes[key])) {
                     guard aps == nil, parser.current == UInt8(ascii: "{") else { return nil }
-                    aps = try readAPS(&parser)
+                    // nil: a repeated or escaped key inside `aps`. The parser stopped inside the
+                    // object, so nothing after it can be read here: the general path takes it all.
+                    guard let reader = try readAPS(&parser) else { return nil }
+                    aps = reader
                 } else {
                     custom.append((parser.keyString(key), try parser.parseValue(depth: 1)))
                 }

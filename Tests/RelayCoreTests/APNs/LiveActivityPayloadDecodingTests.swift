@@ -45,6 +45,11 @@ final class LiveActivityPayloadDecodingTests: XCTestCase {
             #"{"\u0061ps":{"event":"update","timestamp":1,"content-state":{}}}"#,
             #"{"aps":{"ev\u0065nt":"update","timestamp":1,"content-state":{}}}"#,
             #"{"aps":{"event":"update","timestamp":1,"content-\u0073tate":{"s":1}}}"#,
+            // A repeated key inside aps, then a nested "aps" whose closing brace ends the outer one:
+            // the top-level object is never closed (found by fuzz/, target apns).
+            #"{"aps":{"event":"update","event":"update","aps":{"event":"update","timestamp":1}}"#,
+            #"{"aps":{"x":1,"x":2,"aps":{"event":"update","timestamp":1,"content-state":{}}}}"#,
+            #"{"aps":{"ev\u0065nt":"update","aps":{"event":"update","timestamp":1}}"#,
             #"{}"#, #"{"x":1}"#, #"{"aps":1}"#, #"{"aps":[]}"#, #"{"aps":{}}"#, #"{"aps":{},"y":2}"#,
             #"[]"#, #""aps""#, #"1"#, #"null"#,
             // Refused: wrong types, bad JSON anywhere, trailing data, depth.
@@ -79,6 +84,7 @@ final class LiveActivityPayloadDecodingTests: XCTestCase {
         for other in [
             #"{"aps":{},"aps":{}}"#, #"{"aps":{"event":"a","event":"b"}}"#, #"{"\u0061ps":{}}"#, #"{"x":1}"#,
             #"{"aps":1}"#, #"[]"#, #"{"aps":{"event":"a"}} x"#, #"{"aps":{"event":"a",}}"#,
+            #"{"aps":{"event":"a","event":"b","aps":{"event":"c"}}"#,
         ] {
             XCTAssertFalse(fast(other), other)
         }
