@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")" && pwd)
-ALL="json hpack http2 http1 apns jwt scenario"
+ALL="json hpack http2 http1 apns jwt scenario appapi"
 SECONDS_EACH=${SECONDS_EACH:-60}
 
 if [ "${1:-}" = "--targets" ]; then
@@ -37,6 +37,8 @@ for target in $TARGETS; do
     crashes=$ROOT/.crashes/$target
     mkdir -p "$corpus" "$crashes"
     if [ "$target" = scenario ]; then seeds=$ROOT/../fixtures/scenarios; else seeds=$ROOT/seeds/$target; fi
+    # The appapi target keeps its relay's database and log in /dev/shm/relay-fuzz-PID.
+    trap 'rm -rf /dev/shm/relay-fuzz-*' EXIT
     echo "fuzz: $target for ${SECONDS_EACH}s (corpus $corpus)" >&2
     log=$crashes/last-run.log
     # SWIFT_BACKTRACE: the runtime's crash report would read memory that ASan then reports on.

@@ -40,9 +40,10 @@ public enum RelayLog {
     private static let threshold = Atomic<Int>(Level.info.rawValue)
     private static let output = Mutex<Int32>(2)
 
-    /// Sends lines to `fd` instead of standard error and returns the previous descriptor (tests).
+    /// Sends lines to `fd` instead of standard error and returns the previous descriptor (tests,
+    /// and `fuzz/`, which reads every line back).
     @discardableResult
-    static func setOutput(_ fd: Int32) -> Int32 {
+    public static func setOutput(_ fd: Int32) -> Int32 {
         output.withLock { current in
             defer { current = fd }
             return current

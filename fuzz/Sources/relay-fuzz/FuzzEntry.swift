@@ -32,6 +32,8 @@ enum FuzzTarget: String, CaseIterable {
     case jwt
     /// A scenario for `activity-relay simulate`: parsed, run, and its report written as JSON.
     case scenario
+    /// Requests into the relay's routes in-process (see `AppAPITarget`).
+    case appapi
 
     /// The target named by `RELAY_FUZZ_TARGET`; exits with a usage line when it names none.
     static let selected: FuzzTarget = {
@@ -53,6 +55,7 @@ enum FuzzTarget: String, CaseIterable {
         case .apns: APNsTarget.run(bytes)
         case .jwt: JWTTarget.run(bytes)
         case .scenario: ScenarioTarget.run(bytes)
+        case .appapi: AppAPITarget.run(bytes)
         }
     }
 }

@@ -1,0 +1,169 @@
+import Foundation
+import RelayCore
+import RelayHTTP
+import RelayServer
+
+/// Requests into the relay's own routes, in-process: a `RelayService` on a database in `/dev/shm`
+/// (so a commit's sync costs nothing) behind `DefaultRoutes`, as `activity-relay serve` builds
+/// them, with no socket. One service serves the whole run, so its state grows from input to input.
+///
+/// An input is up to eight requests separated by a zero byte; each is `METHOD TARGET`, a newline
+/// and the body. In the target, `{d}`, `{a}`, `{l}` and `{t}` stand for a device, an activity, an
+/// alarm and the activity's push token made at the start, so that inputs reach real resources.
+/// Every request must be answered, within five seconds, with a status from 100 to 599, and a
+/// full answer whose content type is JSON must be JSON. The relay's log goes to a file that is
+/// read back after each input: every line must be one line, `time LEVEL event fields`, whatever
+/// the requests carried (a newline in a value would let a client forge log lines).
+enum AppAPITarget {
+    static let adminKey = "admin-key-for-the-fuzz-target"
+
+    struct Setup {
+        let router: Router
+        let names: [(String, String)]
+        /// The relay's log, emptied before each input.
+        let log: Int32
+    }
+
+    static let setup: Setup = {
+        let directory = "/dev/shm/relay-fuzz-\(getpid())"
+        try? FileManager.default.removeItem(atPath: directory)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let log = open(directory + "/relay.log", O_RDWR | O_CREAT | O_TRUNC | O_APPEND, 0o600)
+            guard log >= 0 else { fatalError("the fuzz target's log file could not be made") }
+            RelayLog.setOutput(log)
+            let service = try RelayService.open(
+                path: directory + "/relay.sqlite", rules: .defaults, clockMode: .virtual, ids: SecureIdentifiers())
+            guard let admin = AdminKey(adminKey) else { fatalError("the fuzz target's admin key is refused") }
+            let router = Router(
+                groups: DefaultRoutes.all(
+                    service: service, settings: RouteSettings(adminKey: admin, keyring: ProviderKeyring(keys: []))))
+            let device = try answer(router, "POST", "/v1/devices", body: "")["deviceId"]?.stringValue ?? ""
+            let activity = try answer(
+                router, "POST", "/v1/activities",
+                body: #"{"deviceId":"\#(device)","bundleId":"com.example.fuzz","attributesType":"FuzzAttributes","#
+                    + #""attributes":{"name":"n"},"contentState":{"step":0},"pushType":"token"}"#)
+            let alarm = try answer(
+                router, "POST", "/v1/alarms",
+                body: #"{"deviceId":"\#(device)","bundleId":"com.example.fuzz","#
+                    + #""countdownDuration":{"preAlert":60,"postAlert":30},"presentation":{"alert":{"title":"A"},"#
+                    + #""countdown":{"title":"C"},"paused":{"title":"P"}}}"#)
+            let names = [
+                ("{d}", device), ("{a}", activity["id"]?.stringValue ?? ""),
+                ("{t}", activity["pushToken"]?.stringValue ?? ""), ("{l}", alarm["id"]?.stringValue ?? ""),
+            ]
+            return Setup(router: router, names: names, log: log)
+        } catch {
+            fatalError("the fuzz target's relay could not be set up: \(error)")
+        }
+    }()
+
+    struct SetupFailed: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The JSON of a setup request's answer; throws unless it succeeded.
+    private static func answer(_ router: Router, _ method: String, _ target: String, body: String) throws -> JSONValue {
+        let response = send(router, method: method, target: target, body: Array(body.utf8))
+        guard (200..<300).contains(response.status), let json = try? JSONValue(parsing: response.body) else {
+            throw SetupFailed(
+                description: "\(method) \(target): \(response.status) \(String(decoding: response.body, as: UTF8.self))"
+            )
+        }
+        return json
+    }
+
+    static func run(_ bytes: [UInt8]) {
+        let setup = setup
+        _ = ftruncate(setup.log, 0)
+        defer { checkLog(setup.log) }
+        for request in bytes.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
+            let newline = request.firstIndex(of: UInt8(ascii: "\n")) ?? request.endIndex
+            var line = String(decoding: request[request.startIndex..<newline], as: UTF8.self)
+            let body = newline < request.endIndex ? Array(request[(newline + 1)...]) : []
+            for (name, value) in setup.names { line = line.replacingOccurrences(of: name, with: value) }
+            let space = line.firstIndex(of: " ") ?? line.endIndex
+            let method = String(line[..<space])
+            let target = space < line.endIndex ? String(line[line.index(after: space)...]) : "/"
+            let response = send(setup.router, method: method, target: target, body: body)
+            guard (100...599).contains(response.status) else {
+                fatalError("\(method) \(target) was answered with status \(response.status)")
+            }
+            let type = response.headers["content-type"] ?? ""
+            if type.hasPrefix("application/json"), !response.body.isEmpty,
+                (try? JSONValue(parsing: response.body)) == nil
+            {
+                fatalError(
+                    "\(method) \(target) answered \(response.status) with a JSON body that is not JSON: "
+                        + String(decoding: response.body, as: UTF8.self))
+            }
+        }
+    }
+
+    /// Every complete line in the log is `YYYY-MM-DDTHH:MM:SS.mmmZ LEVEL event...` (a line still
+    /// being written by a store thread is left for the next input).
+    private static func checkLog(_ log: Int32) {
+        var text: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        var offset: off_t = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(log, $0.baseAddress, $0.count, offset) }
+            if count <= 0 { break }
+            text += chunk[0..<count]
+            offset += off_t(count)
+        }
+        guard let end = text.lastIndex(of: UInt8(ascii: "\n")) else { return }
+        for line in text[...end].split(separator: UInt8(ascii: "\n")) where !isLogLine(line) {
+            fatalError("a log line does not start a line: \(String(decoding: line, as: UTF8.self))")
+        }
+    }
+
+    private static func isLogLine(_ line: ArraySlice<UInt8>) -> Bool {
+        let bytes = Array(line)
+        guard bytes.count > 30, bytes[10] == UInt8(ascii: "T"), bytes[23] == UInt8(ascii: "Z"),
+            bytes[24] == UInt8(ascii: " ")
+        else { return false }
+        let rest = bytes[25...]
+        return ["DEBUG ", "INFO ", "WARN ", "ERROR "].contains { rest.starts(with: Array($0.utf8)) }
+    }
+
+    /// One request through the router; a streamed answer counts as its head.
+    private static func send(_ router: Router, method: String, target: String, body: [UInt8]) -> HTTPResponse {
+        var fields = HTTPHeaders()
+        fields.add("authorization", "Bearer \(adminKey)")
+        fields.add("content-type", "application/json")
+        let (path, query) = HTTPRequest.splitTarget(target)
+        let request = HTTPRequest(method: method, path: path, query: query, headers: fields, body: body)
+        let box = AnswerBox()
+        router.handle(ServerRequest(request: request, context: ConnectionContext(), bodyTooLarge: false)) {
+            box.put($0)
+        }
+        guard let answer = box.wait(seconds: 5) else { fatalError("\(method) \(target) got no answer in 5 s") }
+        switch answer {
+        case .full(let response): return response
+        case .stream(let head, _): return HTTPResponse(status: head.status, headers: head.headers)
+        }
+    }
+}
+
+/// Holds the one answer a request gets, from whichever thread gives it.
+final class AnswerBox: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var answer: ServerResponse?
+
+    func put(_ response: ServerResponse) {
+        condition.lock()
+        if answer != nil { fatalError("a request was answered twice") }
+        answer = response
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func wait(seconds: Double) -> ServerResponse? {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        condition.lock()
+        defer { condition.unlock() }
+        while answer == nil { if !condition.wait(until: deadline) { break } }
+        return answer
+    }
+}
