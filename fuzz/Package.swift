@@ -16,6 +16,7 @@ let package = Package(
             dependencies: [
                 .product(name: "RelayCore", package: "ActivityRelay"),
                 .product(name: "RelayHTTP", package: "ActivityRelay"),
+                .product(name: "RelayNet", package: "ActivityRelay"),
                 .product(name: "RelayServer", package: "ActivityRelay"),
             ],
             swiftSettings: [

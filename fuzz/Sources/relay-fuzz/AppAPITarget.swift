@@ -1,15 +1,20 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayNet
 import RelayServer
 
 /// Requests into the relay's own routes, in-process: a `RelayService` on a database in `/dev/shm`
 /// (so a commit's sync costs nothing) behind `DefaultRoutes`, as `activity-relay serve` builds
 /// them, with no socket. One service serves the whole run, so its state grows from input to input.
 ///
-/// An input is up to eight requests separated by a zero byte; each is `METHOD TARGET`, a newline
-/// and the body. In the target, `{d}`, `{a}`, `{l}` and `{t}` stand for a device, an activity, an
-/// alarm and the activity's push token made at the start, so that inputs reach real resources.
+/// An input is up to eight requests separated by a zero byte. Each is `METHOD TARGET`, then either
+/// header lines (`name: value`), an empty line and the body, or (with no empty line) a newline
+/// and the body. Requests carry the admin key and a JSON content type unless their own headers
+/// say otherwise. In the target and the headers, `{d}`, `{a}`, `{l}` and `{t}` stand for a
+/// device, an activity, an alarm and the activity's push token made at the start, and `{jwt}`
+/// for a provider token the relay accepts, so that inputs reach real resources and the provider
+/// API's deliveries.
 /// Every request must be answered, within five seconds, with a status from 100 to 599, and a
 /// full answer whose content type is JSON must be JSON. The relay's log goes to a file that is
 /// read back after each input: every line must be one line, `time LEVEL event fields`, whatever
@@ -17,9 +22,13 @@ import RelayServer
 enum AppAPITarget {
     static let adminKey = "admin-key-for-the-fuzz-target"
 
+    static let teamID = "FUZZTEAM01"
+    static let keyID = "FUZZKEY001"
+
     struct Setup {
         let router: Router
         let names: [(String, String)]
+        let providerKey: P256PrivateKey
         /// The relay's log, emptied before each input.
         let log: Int32
     }
@@ -35,9 +44,12 @@ enum AppAPITarget {
             let service = try RelayService.open(
                 path: directory + "/relay.sqlite", rules: .defaults, clockMode: .virtual, ids: SecureIdentifiers())
             guard let admin = AdminKey(adminKey) else { fatalError("the fuzz target's admin key is refused") }
+            let providerKey = try P256PrivateKey()
+            let keyring = ProviderKeyring(keys: [
+                .init(teamID: teamID, keyID: keyID, publicKey: try providerKey.publicKey, bundleIDs: .any)
+            ])
             let router = Router(
-                groups: DefaultRoutes.all(
-                    service: service, settings: RouteSettings(adminKey: admin, keyring: ProviderKeyring(keys: []))))
+                groups: DefaultRoutes.all(service: service, settings: RouteSettings(adminKey: admin, keyring: keyring)))
             let device = try answer(router, "POST", "/v1/devices", body: "")["deviceId"]?.stringValue ?? ""
             let activity = try answer(
                 router, "POST", "/v1/activities",
@@ -52,7 +64,7 @@ enum AppAPITarget {
                 ("{d}", device), ("{a}", activity["id"]?.stringValue ?? ""),
                 ("{t}", activity["pushToken"]?.stringValue ?? ""), ("{l}", alarm["id"]?.stringValue ?? ""),
             ]
-            return Setup(router: router, names: names, log: log)
+            return Setup(router: router, names: names, providerKey: providerKey, log: log)
         } catch {
             fatalError("the fuzz target's relay could not be set up: \(error)")
         }
@@ -77,15 +89,43 @@ enum AppAPITarget {
         let setup = setup
         _ = ftruncate(setup.log, 0)
         defer { checkLog(setup.log) }
+        var names = setup.names
+        // Signed per input, at the system clock's time, as a provider server does every so often.
+        let issuedAt = Int64(Date().timeIntervalSince1970)
+        guard
+            let jwt = try? JWTSigner.makeProviderToken(
+                teamID: teamID, keyID: keyID, issuedAt: issuedAt, key: setup.providerKey)
+        else { fatalError("the fuzz target could not sign a provider token") }
+        names.append(("{jwt}", jwt))
         for request in bytes.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
-            let newline = request.firstIndex(of: UInt8(ascii: "\n")) ?? request.endIndex
-            var line = String(decoding: request[request.startIndex..<newline], as: UTF8.self)
-            let body = newline < request.endIndex ? Array(request[(newline + 1)...]) : []
-            for (name, value) in setup.names { line = line.replacingOccurrences(of: name, with: value) }
+            let text = Array(request)
+            var lines: [String] = []
+            var start = 0
+            var body: [UInt8] = []
+            var headers: [(String, String)] = []
+            while let newline = text[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                lines.append(String(decoding: text[start..<newline], as: UTF8.self))
+                start = newline + 1
+                if lines.count > 1, lines.last == "" { break }
+            }
+            if lines.count > 1, lines.last == "" {
+                // Header lines, then the body after the empty line.
+                for line in lines[1..<(lines.count - 1)] {
+                    let colon = line.firstIndex(of: ":") ?? line.endIndex
+                    let value = colon < line.endIndex ? line[line.index(after: colon)...] : ""
+                    headers.append((String(line[..<colon]), substitute(String(value.drop { $0 == " " }), names)))
+                }
+                body = Array(text[start...])
+            } else {
+                if lines.isEmpty { lines = [String(decoding: text, as: UTF8.self)] }
+                let firstEnd = text.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? text.count
+                body = Array(text[firstEnd...])
+            }
+            let line = substitute(lines[0], names)
             let space = line.firstIndex(of: " ") ?? line.endIndex
             let method = String(line[..<space])
             let target = space < line.endIndex ? String(line[line.index(after: space)...]) : "/"
-            let response = send(setup.router, method: method, target: target, body: body)
+            let response = send(setup.router, method: method, target: target, headers: headers, body: body)
             guard (100...599).contains(response.status) else {
                 fatalError("\(method) \(target) was answered with status \(response.status)")
             }
@@ -98,6 +138,13 @@ enum AppAPITarget {
                         + String(decoding: response.body, as: UTF8.self))
             }
         }
+    }
+
+    private static func substitute(_ text: String, _ names: [(String, String)]) -> String {
+        guard text.contains("{") else { return text }
+        var text = text
+        for (name, value) in names { text = text.replacingOccurrences(of: name, with: value) }
+        return text
     }
 
     /// Every complete line in the log is `YYYY-MM-DDTHH:MM:SS.mmmZ LEVEL event...` (a line still
@@ -128,10 +175,17 @@ enum AppAPITarget {
     }
 
     /// One request through the router; a streamed answer counts as its head.
-    private static func send(_ router: Router, method: String, target: String, body: [UInt8]) -> HTTPResponse {
+    private static func send(
+        _ router: Router, method: String, target: String, headers: [(String, String)] = [], body: [UInt8]
+    ) -> HTTPResponse {
         var fields = HTTPHeaders()
-        fields.add("authorization", "Bearer \(adminKey)")
-        fields.add("content-type", "application/json")
+        if !headers.contains(where: { $0.0.lowercased() == "authorization" }) {
+            fields.add("authorization", "Bearer \(adminKey)")
+        }
+        if !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+            fields.add("content-type", "application/json")
+        }
+        for (name, value) in headers { fields.add(name, value) }
         let (path, query) = HTTPRequest.splitTarget(target)
         let request = HTTPRequest(method: method, path: path, query: query, headers: fields, body: body)
         let box = AnswerBox()
