@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")" && pwd)
-ALL="json hpack http2 http1 apns jwt scenario appapi"
+ALL="json hpack http2 http1 apns jwt scenario appapi config"
 SECONDS_EACH=${SECONDS_EACH:-60}
 
 if [ "${1:-}" = "--targets" ]; then
@@ -37,7 +37,7 @@ for target in $TARGETS; do
     crashes=$ROOT/.crashes/$target
     mkdir -p "$corpus" "$crashes"
     if [ "$target" = scenario ]; then seeds=$ROOT/../fixtures/scenarios; else seeds=$ROOT/seeds/$target; fi
-    # The appapi target keeps its relay's database and log in /dev/shm/relay-fuzz-PID.
+    # The appapi and config targets keep their files in /dev/shm/relay-fuzz-*.
     trap 'rm -rf /dev/shm/relay-fuzz-*' EXIT
     echo "fuzz: $target for ${SECONDS_EACH}s (corpus $corpus)" >&2
     log=$crashes/last-run.log

@@ -34,6 +34,8 @@ enum FuzzTarget: String, CaseIterable {
     case scenario
     /// Requests into the relay's routes in-process (see `AppAPITarget`).
     case appapi
+    /// A configuration file for `serve --config` (see `ConfigTarget`).
+    case config
 
     /// The target named by `RELAY_FUZZ_TARGET`; exits with a usage line when it names none.
     static let selected: FuzzTarget = {
@@ -56,6 +58,7 @@ enum FuzzTarget: String, CaseIterable {
         case .jwt: JWTTarget.run(bytes)
         case .scenario: ScenarioTarget.run(bytes)
         case .appapi: AppAPITarget.run(bytes)
+        case .config: ConfigTarget.run(bytes)
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayServer
 
 enum JSONTarget {
     static func run(_ bytes: [UInt8]) {
@@ -112,5 +113,25 @@ enum ScenarioTarget {
         _ = report.text
         let written = report.json.serialized()
         guard (try? JSONValue(parsing: written)) != nil else { fatalError("the report's JSON does not parse") }
+    }
+}
+
+/// A configuration file for `activity-relay serve --config FILE`: the input is the file. It must
+/// give a configuration or one `ConfigurationError` whose text is one line that names what to fix.
+enum ConfigTarget {
+    static let path = "/dev/shm/relay-fuzz-config-\(getpid()).json"
+
+    static func run(_ bytes: [UInt8]) {
+        guard FileManager.default.createFile(atPath: path, contents: Data(bytes)) else {
+            fatalError("the fuzz target could not write \(path)")
+        }
+        do {
+            _ = try RelayConfiguration.parse(arguments: ["--config", path], workingDirectory: "/nonexistent-base")
+        } catch {
+            let text = error.description
+            guard !error.message.isEmpty, !text.contains("\n") else {
+                fatalError("a configuration error that is not one line naming a problem: \(text.debugDescription)")
+            }
+        }
     }
 }
