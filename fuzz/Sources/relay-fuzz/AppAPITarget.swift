@@ -97,35 +97,11 @@ enum AppAPITarget {
                 teamID: teamID, keyID: keyID, issuedAt: issuedAt, key: setup.providerKey)
         else { fatalError("the fuzz target could not sign a provider token") }
         names.append(("{jwt}", jwt))
-        for request in bytes.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
-            let text = Array(request)
-            var lines: [String] = []
-            var start = 0
-            var body: [UInt8] = []
-            var headers: [(String, String)] = []
-            while let newline = text[start...].firstIndex(of: UInt8(ascii: "\n")) {
-                lines.append(String(decoding: text[start..<newline], as: UTF8.self))
-                start = newline + 1
-                if lines.count > 1, lines.last == "" { break }
-            }
-            if lines.count > 1, lines.last == "" {
-                // Header lines, then the body after the empty line.
-                for line in lines[1..<(lines.count - 1)] {
-                    let colon = line.firstIndex(of: ":") ?? line.endIndex
-                    let value = colon < line.endIndex ? line[line.index(after: colon)...] : ""
-                    headers.append((String(line[..<colon]), substitute(String(value.drop { $0 == " " }), names)))
-                }
-                body = Array(text[start...])
-            } else {
-                if lines.isEmpty { lines = [String(decoding: text, as: UTF8.self)] }
-                let firstEnd = text.firstIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? text.count
-                body = Array(text[firstEnd...])
-            }
-            let line = substitute(lines[0], names)
-            let space = line.firstIndex(of: " ") ?? line.endIndex
-            let method = String(line[..<space])
-            let target = space < line.endIndex ? String(line[line.index(after: space)...]) : "/"
-            let response = send(setup.router, method: method, target: target, headers: headers, body: body)
+        for bytes in bytes.split(separator: 0, omittingEmptySubsequences: false).prefix(8) {
+            let request = FuzzRequest(Array(bytes), names: names)
+            let (method, target) = (request.method, request.target)
+            let response = send(
+                setup.router, method: method, target: target, headers: request.headers, body: request.body)
             guard (100...599).contains(response.status) else {
                 fatalError("\(method) \(target) was answered with status \(response.status)")
             }
@@ -138,13 +114,6 @@ enum AppAPITarget {
                         + String(decoding: response.body, as: UTF8.self))
             }
         }
-    }
-
-    private static func substitute(_ text: String, _ names: [(String, String)]) -> String {
-        guard text.contains("{") else { return text }
-        var text = text
-        for (name, value) in names { text = text.replacingOccurrences(of: name, with: value) }
-        return text
     }
 
     /// Every complete line in the log is `YYYY-MM-DDTHH:MM:SS.mmmZ LEVEL event...` (a line still
@@ -219,5 +188,49 @@ final class AnswerBox: @unchecked Sendable {
         defer { condition.unlock() }
         while answer == nil { if !condition.wait(until: deadline) { break } }
         return answer
+    }
+}
+
+/// One request of an `appapi` input: `METHOD TARGET`, then header lines, an empty line and the
+/// body, or (with no empty line) a newline and the body; `names` replaced in the target and the
+/// header values.
+struct FuzzRequest {
+    var method: String
+    var target: String
+    var headers: [(String, String)] = []
+    var body: [UInt8]
+
+    init(_ text: [UInt8], names: [(String, String)]) {
+        let newline = UInt8(ascii: "\n")
+        var lines: [String] = []
+        var start = 0
+        while let end = text[start...].firstIndex(of: newline) {
+            lines.append(String(decoding: text[start..<end], as: UTF8.self))
+            start = end + 1
+            if lines.count > 1, lines.last == "" { break }
+        }
+        if lines.count > 1, lines.last == "" {
+            for line in lines[1..<(lines.count - 1)] {
+                let colon = line.firstIndex(of: ":") ?? line.endIndex
+                let value = colon < line.endIndex ? line[line.index(after: colon)...].drop { $0 == " " } : ""
+                headers.append((String(line[..<colon]), Self.substitute(String(value), names)))
+            }
+            body = Array(text[start...])
+        } else {
+            let firstEnd = text.firstIndex(of: newline) ?? text.count
+            lines = [String(decoding: text[..<firstEnd], as: UTF8.self)]
+            body = firstEnd < text.count ? Array(text[(firstEnd + 1)...]) : []
+        }
+        let line = Self.substitute(lines[0], names)
+        let space = line.firstIndex(of: " ") ?? line.endIndex
+        method = String(line[..<space])
+        target = space < line.endIndex ? String(line[line.index(after: space)...]) : "/"
+    }
+
+    private static func substitute(_ text: String, _ names: [(String, String)]) -> String {
+        guard text.contains("{") else { return text }
+        var text = text
+        for (name, value) in names { text = text.replacingOccurrences(of: name, with: value) }
+        return text
     }
 }
