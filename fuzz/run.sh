@@ -2,7 +2,7 @@
 # Coverage-guided fuzzing of what the relay reads from outside, with libFuzzer and AddressSanitizer
 # from the Swift toolchain. Builds fuzz/ (a package of its own) with `-sanitize=fuzzer,address`,
 # then runs each target for SECONDS seconds, one after the other, on a corpus kept in
-# fuzz/.corpus/TARGET (started from fuzz/seeds/TARGET; the scenario target from
+# fuzz/.corpus/TARGET (started from fuzz/seeds/TARGET; the scenario target also from
 # fixtures/scenarios). A failing input is written to fuzz/.crashes/TARGET and the script stops.
 #
 #   fuzz/run.sh                       # every target, 60 s each
@@ -36,14 +36,15 @@ for target in $TARGETS; do
     corpus=$ROOT/.corpus/$target
     crashes=$ROOT/.crashes/$target
     mkdir -p "$corpus" "$crashes"
-    if [ "$target" = scenario ]; then seeds=$ROOT/../fixtures/scenarios; else seeds=$ROOT/seeds/$target; fi
+    seeds=("$ROOT/seeds/$target")
+    if [ "$target" = scenario ]; then seeds+=("$ROOT/../fixtures/scenarios"); fi
     # The appapi and config targets keep their files in /dev/shm/relay-fuzz-*.
     trap 'rm -rf /dev/shm/relay-fuzz-*' EXIT
     echo "fuzz: $target for ${SECONDS_EACH}s (corpus $corpus)" >&2
     log=$crashes/last-run.log
     # SWIFT_BACKTRACE: the runtime's crash report would read memory that ASan then reports on.
     if ! (cd "$crashes" && SWIFT_BACKTRACE=enable=no RELAY_FUZZ_TARGET=$target "$BINARY" -max_total_time="$SECONDS_EACH" -timeout=10 \
-        -rss_limit_mb=4096 -print_final_stats=1 "$corpus" "$seeds" >"$log" 2>&1); then
+        -rss_limit_mb=4096 -print_final_stats=1 "$corpus" "${seeds[@]}" >"$log" 2>&1); then
         echo "fuzz: $target FAILED; the input and the report are in $crashes:" >&2
         grep -E "ERROR|Fatal error|SUMMARY|Test unit written|Slowest unit" "$log" | head -10 >&2
         exit 1

@@ -35,8 +35,11 @@ public enum DurationText {
         return nil
     }
 
-    /// `+H:MM:SS` (or `+Nd H:MM:SS` past a day) for a timeline offset.
+    /// `+H:MM:SS` (or `+Nd H:MM:SS` past a day) for a timeline offset; `-` before a negative one.
+    /// An offset no clock reaches (past 10^15 seconds, or not a number) is written as its seconds.
     public static func offset(_ seconds: Double) -> String {
+        guard seconds.isFinite, seconds.magnitude < 1e15 else { return "+\(seconds)s" }
+        if seconds < 0 { return "-" + offset(-seconds).dropFirst() }
         let whole = Int(seconds.rounded(.down))
         let fraction = seconds - Double(whole)
         let days = whole / 86_400

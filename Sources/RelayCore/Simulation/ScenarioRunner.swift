@@ -36,7 +36,15 @@ public struct ScenarioRunner {
         }
         let name = top["name"]?.stringValue ?? "unnamed scenario"
         let start = try number(top["start"], path: "start") ?? 1_767_225_600
+        // Every time of the run stays a date before the year 10000, which the report can write.
+        let latestStart = 253_402_300_799 - maxOffset
+        guard (0...latestStart).contains(start) else {
+            throw ScenarioError(path: "start", message: "must be Unix seconds from 0 to \(Int(latestStart))")
+        }
         let seed = try number(top["seed"], path: "seed") ?? 1
+        guard (0...9_007_199_254_740_992).contains(seed), seed.rounded() == seed else {
+            throw ScenarioError(path: "seed", message: "must be a whole number from 0 to 2^53")
+        }
         var rules = RelayRules.defaults
         if let json = top["rules"] {
             do {
@@ -46,7 +54,7 @@ public struct ScenarioRunner {
             }
         }
         var runner = ScenarioRunner(
-            emulator: DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: UInt64(max(0, seed))), now: start),
+            emulator: DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: UInt64(seed)), now: start),
             start: start)
         try runner.createDevices(top["devices"])
         guard let steps = top["steps"]?.arrayValue else {
@@ -64,6 +72,7 @@ public struct ScenarioRunner {
                 throw ScenarioError(
                     path: "\(path).at", message: "steps must be in time order (\(offset) < \(previous))")
             }
+            guard offset <= maxOffset else { throw Self.tooLate(path: "\(path).at", offset) }
             previous = offset
             try runner.run(step: members, at: start + offset, path: path)
         }
@@ -71,6 +80,7 @@ public struct ScenarioRunner {
             guard let offset = DurationText.seconds(until), offset >= previous else {
                 throw ScenarioError(path: "until", message: "must be a duration no earlier than the last step")
             }
+            guard offset <= maxOffset else { throw Self.tooLate(path: "until", offset) }
             runner.emulator.advance(to: start + offset)
             runner.flush()
         }
@@ -79,6 +89,18 @@ public struct ScenarioRunner {
             failures: runner.failures,
             finalActivities: runner.emulator.listActivities(deviceId: nil, bundleId: nil, state: nil).map(\.json),
             finalAlarms: runner.emulator.listAlarms(deviceId: nil).map(\.json))
+    }
+
+    /// How far after `start` a scenario may go: ten years of 365 days, room for any lifetime and
+    /// years of a repeating alarm, with every time still a date the report can write.
+    static let maxOffset: Double = 3650 * 86_400
+
+    private static func tooLate(path: String, _ offset: Double) -> ScenarioError {
+        ScenarioError(
+            path: path,
+            message:
+                "is \(offset) seconds after the start; a scenario runs for at most 3650 days (\(Int(maxOffset)) seconds)"
+        )
     }
 
     private init(emulator: DeviceEmulator, start: UnixSeconds) {

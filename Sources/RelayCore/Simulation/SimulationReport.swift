@@ -58,7 +58,10 @@ public struct SimulationReport: Sendable {
 
 /// `2026-03-08T07:00:00Z` from Unix seconds (proleptic Gregorian, UTC).
 public enum UTCDate {
+    /// `YYYY-MM-DDTHH:MM:SSZ`; a time no calendar reaches (past 10^15 seconds from 1970, some 31
+    /// million years, or not a number) is written as its seconds.
     public static func format(_ time: UnixSeconds) -> String {
+        guard time.isFinite, time.magnitude < 1e15 else { return "\(time)s" }
         let seconds = Int64(time.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400

@@ -83,6 +83,45 @@ final class ScenarioErrorTests: XCTestCase {
         }
     }
 
+    /// Times the report could not write are refused with their path, not run (found by fuzz/,
+    /// target scenario: a step at "444…4d" crashed `simulate` while it wrote the timeline).
+    func testTimesPastWhatTheReportCanWriteAreRefused() {
+        let far = String(repeating: "4", count: 80) + "d11h1m"
+        let cases: [(JSONValue, String)] = [
+            (["devices": device, "steps": [["at": .string(far), "do": "advance"]]], "steps[0].at"),
+            (["devices": device, "steps": [["at": 1e300, "do": "advance"]]], "steps[0].at"),
+            (["devices": device, "steps": [["at": "3651d", "do": "advance"]]], "steps[0].at"),
+            (["devices": device, "steps": [], "until": "3651d"], "until"),
+            (["devices": device, "steps": [], "start": 1e300], "start"),
+            (["devices": device, "steps": [], "start": -1], "start"),
+            (["devices": device, "steps": [], "seed": 1e300], "seed"),
+            (["devices": device, "steps": [], "seed": 1.5], "seed"),
+        ]
+        for (scenario, path) in cases {
+            XCTAssertEqual(error(scenario)?.path, path, scenario.jsonString)
+        }
+        // The bounds themselves run.
+        let longest: JSONValue = [
+            "devices": device, "start": .double(253_402_300_799 - 3650 * 86_400), "seed": .int(1 << 53),
+            "steps": [["at": "3650d", "do": "advance"]],
+        ]
+        XCTAssertNil(error(longest))
+    }
+
+    /// Offsets and dates are written whatever their size, never trapping.
+    func testOffsetsAndDatesOfAnySizeAreWritten() {
+        XCTAssertEqual(DurationText.offset(90), "+0:01:30")
+        XCTAssertEqual(DurationText.offset(86_400 * 2 + 3600), "+2d 1:00:00")
+        XCTAssertEqual(DurationText.offset(-90), "-0:01:30")
+        XCTAssertEqual(DurationText.offset(1e300), "+1e+300s")
+        XCTAssertEqual(DurationText.offset(-.infinity), "+-infs")
+        XCTAssertEqual(DurationText.offset(.nan), "+nans")
+        XCTAssertEqual(UTCDate.format(0), "1970-01-01T00:00:00Z")
+        XCTAssertEqual(UTCDate.format(1e300), "1e+300s")
+        XCTAssertEqual(UTCDate.format(.nan), "nans")
+        XCTAssertEqual(UTCDate.format(-1e20), "-1e+20s")
+    }
+
     func testFailedExpectationIsReportedNotThrown() throws {
         let scenario: JSONValue = [
             "devices": [["name": "phone", "apps": ["com.example.app": [:]]]],
