@@ -324,8 +324,11 @@ public struct ScenarioRunner {
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         let bundleId = try requireString(body, "bundleId", path: path)
-        let policy = MessageStoragePolicy(
-            rawValue: Int(try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0))
+        let policyNumber = try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0
+        guard policyNumber == 0 || policyNumber == 1 else {
+            throw ScenarioError(path: "\(path).storagePolicy", message: "must be 0 or 1")
+        }
+        let policy = MessageStoragePolicy(rawValue: Int(policyNumber))
         switch emulator.createChannel(bundleId: bundleId, policy: policy, at: time) {
         case .success(let channel):
             names[label] = .channel(channel.id)

@@ -96,6 +96,14 @@ final class ScenarioErrorTests: XCTestCase {
             (["devices": device, "steps": [], "start": -1], "start"),
             (["devices": device, "steps": [], "seed": 1e300], "seed"),
             (["devices": device, "steps": [], "seed": 1.5], "seed"),
+            (
+                [
+                    "devices": device,
+                    "steps": [
+                        ["at": 0, "do": "createChannel", "name": "c", "bundleId": "com.a.b", "storagePolicy": 1e300]
+                    ],
+                ], "steps[0].storagePolicy"
+            ),
         ]
         for (scenario, path) in cases {
             XCTAssertEqual(error(scenario)?.path, path, scenario.jsonString)
