@@ -43,7 +43,8 @@ extension ChannelManagementRequest {
             switch (isAllChannels, method) {
             case (true, _): operation = .listAll
             case (false, "POST"): operation = .create(try storagePolicy(body, parseJSON: parseJSON))
-            case (false, "GET"): operation = .read(try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get())
+            case (false, "GET"):
+                operation = .read(try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get())
             case (false, _):  // DELETE, the only other method checkRoute lets through
                 operation = .delete(try BroadcastChannelID.parse(headers[APNsHeaderName.channelID]).get())
             }
@@ -105,7 +106,8 @@ extension ChannelManagementRequest {
         guard case .object(let members) = json else {
             throw APNsError(.badRequestPayload, "the body must be a JSON object, not \(json.typeName)")
         }
-        guard let number = members[BroadcastChannel.Key.storagePolicy]?.int64Value, number == 0 || number == 1 else {
+        guard let policy = members[BroadcastChannel.Key.storagePolicy].flatMap(MessageStoragePolicy.init(creating:))
+        else {
             throw APNsError(
                 .missingChannelQueueSize,
                 "message-storage-policy must be 0 (no message stored) or 1 (most recent stored)")
@@ -116,6 +118,6 @@ extension ChannelManagementRequest {
         guard case .string(let text) = pushType, APNsASCII.lowercased(text) == "liveactivity" else {
             throw APNsError(.invalidPushType, "push-type must be \"LiveActivity\"")
         }
-        return MessageStoragePolicy(rawValue: Int(number))
+        return policy
     }
 }

@@ -22,5 +22,12 @@ public struct MessageStoragePolicy: RawRepresentable, Sendable, Hashable, Custom
     /// True for 0 and 1.
     public var isKnown: Bool { self == .noMessageStored || self == .mostRecentMessageStored }
 
+    /// The policy a channel is created with, from its JSON number: nil unless it is 0 or 1
+    /// (`1.0` counts as 1).
+    public init?(creating value: JSONValue) {
+        guard let number = value.int64Value, number == 0 || number == 1 else { return nil }
+        self.init(rawValue: Int(number))
+    }
+
     public var description: String { String(rawValue) }
 }
