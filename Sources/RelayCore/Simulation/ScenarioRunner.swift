@@ -36,8 +36,8 @@ public struct ScenarioRunner {
         }
         let name = top["name"]?.stringValue ?? "unnamed scenario"
         let start = try number(top["start"], path: "start") ?? 1_767_225_600
-        // Every time of the run stays a date before the year 10000, which the report can write.
-        let latestStart = 253_402_300_799 - maxOffset
+        // Every time of the run stays a date the report can write.
+        let latestStart = lastWritableTime - maxOffset
         guard (0...latestStart).contains(start) else {
             throw ScenarioError(path: "start", message: "must be Unix seconds from 0 to \(Int(latestStart))")
         }
@@ -94,12 +94,15 @@ public struct ScenarioRunner {
     /// How far after `start` a scenario may go: ten years of 365 days, room for any lifetime and
     /// years of a repeating alarm, with every time still a date the report can write.
     static let maxOffset: Double = 3650 * 86_400
+    /// 9999-12-31T23:59:59Z, the last time `UTCDate` writes as a four-digit-year date.
+    static let lastWritableTime: Double = 253_402_300_799
 
     private static func tooLate(path: String, _ offset: Double) -> ScenarioError {
-        ScenarioError(
+        let days = Int(maxOffset / 86_400)
+        return ScenarioError(
             path: path,
             message:
-                "is \(offset) seconds after the start; a scenario runs for at most 3650 days (\(Int(maxOffset)) seconds)"
+                "is \(offset) seconds after the start; a scenario runs for at most \(days) days (\(Int(maxOffset)) seconds)"
         )
     }
 
@@ -324,11 +327,13 @@ public struct ScenarioRunner {
     ) throws(ScenarioError) {
         let label = try requireString(step, "name", path: path)
         let bundleId = try requireString(body, "bundleId", path: path)
-        let policyNumber = try Self.number(body["storagePolicy"], path: "\(path).storagePolicy") ?? 0
-        guard policyNumber == 0 || policyNumber == 1 else {
-            throw ScenarioError(path: "\(path).storagePolicy", message: "must be 0 or 1")
+        var policy = MessageStoragePolicy.noMessageStored
+        if let value = body["storagePolicy"], !value.isNull {
+            guard let chosen = MessageStoragePolicy(creating: value) else {
+                throw ScenarioError(path: "\(path).storagePolicy", message: "must be 0 or 1")
+            }
+            policy = chosen
         }
-        let policy = MessageStoragePolicy(rawValue: Int(policyNumber))
         switch emulator.createChannel(bundleId: bundleId, policy: policy, at: time) {
         case .success(let channel):
             names[label] = .channel(channel.id)

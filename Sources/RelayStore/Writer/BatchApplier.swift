@@ -3,11 +3,11 @@
 /// The writes every push makes (a document, two events, a push log entry) run on statements
 /// prepared once and held here, not looked up by their SQL text each time. An event's data is
 /// packed (`EventPacking`) as it is bound. A document whose lookup columns did not change is
-/// rewritten with an UPDATE of its body and state only, which leaves the `documents` indexes alone (an upsert rewrites every indexed column it sets). Push
-/// log ids are handed out here, one past the highest ever given (see `StoreSchema.lastPushIDKey`).
-/// A document body or push record that an event of the same batch carries is stored as a
-/// reference to it (`EmbeddedRecord`); before events are pruned, such values are copied into
-/// their rows.
+/// rewritten with an UPDATE of its body and state only, which leaves the `documents` indexes
+/// alone (an upsert rewrites every indexed column it sets). Push log ids are handed out here,
+/// one past the highest ever given (see `StoreSchema.lastPushIDKey`). A document body or push
+/// record that an event of the same batch carries is stored as a reference to it
+/// (`EmbeddedRecord`); before events are pruned, such values are copied into their rows.
 ///
 /// A document carried by an event of its batch (an activity's `activity.updated`, say) is not
 /// written to its row at all: the event's row says which document it carries, and about once a
