@@ -85,9 +85,7 @@ enum APNsTarget {
     static func checkEffects(_ emulator: inout DeviceEmulator) {
         let serialized = emulator.takeEffects().serialized()
         for bytes in serialized.events + serialized.pushRecords + serialized.documents.compactMap({ $0 }) {
-            guard (try? JSONValue(parsing: bytes)) != nil else {
-                fatalError("the emulator wrote a record that is not JSON: \(String(decoding: bytes, as: UTF8.self))")
-            }
+            requireJSON(bytes, "a record the emulator wrote")
         }
     }
 }

@@ -106,12 +106,8 @@ enum AppAPITarget {
                 fatalError("\(method) \(target) was answered with status \(response.status)")
             }
             let type = response.headers["content-type"] ?? ""
-            if type.hasPrefix("application/json"), !response.body.isEmpty,
-                (try? JSONValue(parsing: response.body)) == nil
-            {
-                fatalError(
-                    "\(method) \(target) answered \(response.status) with a JSON body that is not JSON: "
-                        + String(decoding: response.body, as: UTF8.self))
+            if type.hasPrefix("application/json"), !response.body.isEmpty {
+                requireJSON(response.body, "the JSON answer \(response.status) to \(method) \(target)")
             }
         }
     }

@@ -81,3 +81,12 @@ func pieces(of bytes: [UInt8], limit: Int) -> [[UInt8]] {
     if start < bytes.count { result.append(Array(bytes[start...])) }
     return result
 }
+
+/// `bytes` parsed as JSON; stops the run, naming `what` wrote them, when they are not JSON.
+@discardableResult
+func requireJSON(_ bytes: [UInt8], _ what: @autoclosure () -> String) -> JSONValue {
+    guard let value = try? JSONValue(parsing: bytes) else {
+        fatalError("\(what()) is not JSON: \(String(decoding: bytes, as: UTF8.self))")
+    }
+    return value
+}

@@ -7,9 +7,7 @@ enum JSONTarget {
     static func run(_ bytes: [UInt8]) {
         guard let value = try? JSONValue(parsing: bytes) else { return }
         let written = value.serialized()
-        guard let again = try? JSONValue(parsing: written) else {
-            fatalError("serialized JSON does not parse: \(String(decoding: written, as: UTF8.self))")
-        }
+        let again = requireJSON(written, "the serializer's output")
         guard again == value else {
             fatalError("JSON round trip changed the value: \(String(decoding: written, as: UTF8.self))")
         }
@@ -112,7 +110,7 @@ enum ScenarioTarget {
         guard let report = try? ScenarioRunner.run(scenario) else { return }
         _ = report.text
         let written = report.json.serialized()
-        guard (try? JSONValue(parsing: written)) != nil else { fatalError("the report's JSON does not parse") }
+        requireJSON(written, "the report's JSON")
     }
 }
 
