@@ -18,24 +18,33 @@ extension IdentifierGenerator {
 
     /// A random version-4 UUID in canonical lowercase form, as APNs writes `apns-id`.
     public func uuid() -> String {
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
+        var bytes: (UInt64, UInt64) = (0, 0)
+        return withUnsafeMutableBytes(of: &bytes) { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
             fillRandom(bytes)
             bytes[6] = (bytes[6] & 0x0F) | 0x40
             bytes[8] = (bytes[8] & 0x3F) | 0x80
-            // Built as bytes: appending Characters one by one costs more than drawing the randomness.
+            // Written as bytes, two digits a byte from a table and the dashes in their places:
+            // appending Characters one by one costs more than drawing the randomness.
             return String(unsafeUninitializedCapacity: 36) { out in
-                var position = 0
-                for index in 0..<16 {
-                    if index == 4 || index == 6 || index == 8 || index == 10 {
-                        out[position] = UInt8(ascii: "-")
-                        position += 1
+                guard let out = out.baseAddress, let bytes = bytes.baseAddress else { return 0 }
+                let digits = UnsafeMutableRawPointer(out)
+                Hex.pairs.withUnsafeBufferPointer { pairs in
+                    for index in 0..<16 {
+                        // Past each of bytes 4, 6, 8 and 10 the digits move one place for a dash.
+                        let dashes =
+                            (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0) + (index >= 10 ? 1 : 0)
+                        digits.storeBytes(
+                            of: pairs[Int(bytes[index])].littleEndian, toByteOffset: 2 * index + dashes,
+                            as: UInt16.self)
                     }
-                    let byte = bytes[index]
-                    out[position] = Hex.digit(byte >> 4)
-                    out[position + 1] = Hex.digit(byte & 0x0F)
-                    position += 2
                 }
-                return position
+                let dash = UInt8(ascii: "-")
+                out[8] = dash
+                out[13] = dash
+                out[18] = dash
+                out[23] = dash
+                return 36
             }
         }
     }
@@ -83,6 +92,12 @@ public enum Hex {
     @inline(__always)
     static func digit(_ nibble: UInt8) -> UInt8 {
         nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
+    }
+
+    /// Each byte's two lowercase digits, the first in the low byte: stored little-endian, they
+    /// lie in the order they are read.
+    static let pairs: [UInt16] = (0..<256).map { byte in
+        UInt16(digit(UInt8(byte & 0x0F))) << 8 | UInt16(digit(UInt8(byte >> 4)))
     }
 
     /// `bytes` as lowercase hex.

@@ -1,0 +1,43 @@
+import XCTest
+
+@testable import RelayCore
+
+final class IdentifierGeneratorTests: XCTestCase {
+    /// Hands out the bytes it was given, in order, then zeros.
+    private final class FixedBytes: IdentifierGenerator, @unchecked Sendable {
+        private var bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func randomBytes(_ count: Int) -> [UInt8] {
+            let taken = Array(bytes.prefix(count))
+            bytes.removeFirst(taken.count)
+            return taken + Array(repeating: 0, count: count - taken.count)
+        }
+    }
+
+    /// Every byte's two digits in their places, the dashes at 8, 13, 18 and 23, and the version
+    /// and variant bits set over what was drawn.
+    func testUUIDWritesTheDrawnBytesInOrder() {
+        let rows: [([UInt8], String)] = [
+            (Array(0..<16), "00010203-0405-4607-8809-0a0b0c0d0e0f"),
+            (Array(repeating: 0xFF, count: 16), "ffffffff-ffff-4fff-bfff-ffffffffffff"),
+            (Array(repeating: 0, count: 16), "00000000-0000-4000-8000-000000000000"),
+            (
+                [0x9A, 0xB1, 0xC2, 0xD3, 0xE4, 0xF5, 0x16, 0x27, 0x38, 0x49, 0x5A, 0x6B, 0x7C, 0x8D, 0x9E, 0xAF],
+                "9ab1c2d3-e4f5-4627-b849-5a6b7c8d9eaf"
+            ),
+        ]
+        for (bytes, expected) in rows {
+            let uuid = FixedBytes(bytes).uuid()
+            XCTAssertEqual(uuid, expected)
+            XCTAssertEqual(try APNsMessageID.parse(uuid).get().rawValue, expected)
+        }
+    }
+
+    func testHexPairsAreEachBytesDigits() {
+        for byte in 0..<256 {
+            let pair = Hex.pairs[byte]
+            let text = String(decoding: [UInt8(pair & 0xFF), UInt8(pair >> 8)], as: UTF8.self)
+            XCTAssertEqual(text, Hex.encode([UInt8(byte)]))
+        }
+    }
+}
