@@ -18,9 +18,7 @@ extension IdentifierGenerator {
 
     /// A random version-4 UUID in canonical lowercase form, as APNs writes `apns-id`.
     public func uuid() -> String {
-        var bytes: (UInt64, UInt64) = (0, 0)
-        return withUnsafeMutableBytes(of: &bytes) { raw in
-            let bytes = raw.bindMemory(to: UInt8.self)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
             fillRandom(bytes)
             bytes[6] = (bytes[6] & 0x0F) | 0x40
             bytes[8] = (bytes[8] & 0x3F) | 0x80
