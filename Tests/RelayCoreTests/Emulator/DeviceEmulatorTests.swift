@@ -51,7 +51,9 @@ final class DeviceEmulatorTests: XCTestCase {
         let token = try XCTUnwrap(try startActivity(&emulator, device: device.id).pushToken)
         func outcomes(_ count: Int, from first: Int, at time: UnixSeconds) throws -> [PushOutcome] {
             try (first..<first + count).map { step in
-                let update: JSONValue = ["event": "update", "timestamp": .number(time), "content-state": ["n": .int(Int64(step))]]
+                let update: JSONValue = [
+                    "event": "update", "timestamp": .number(time), "content-state": ["n": .int(Int64(step))],
+                ]
                 return emulator.deliver(try XCTUnwrap(push(token, update)), context: context(), at: time).record.outcome
             }
         }
@@ -137,5 +139,51 @@ final class DeviceEmulatorTests: XCTestCase {
         XCTAssertEqual(late.contentState, ["n": 42], "a policy-1 channel's last message reaches a late joiner")
         _ = try emulator.deleteChannel(channel.id, bundleId: bundle, at: start + 120).get()
         XCTAssertEqual(emulator.channelIDs(bundleId: bundle), [])
+    }
+
+    /// Channels come back from their documents, a policy-1 channel with its stored message, which
+    /// still reaches an activity that joins after the restart, until it expires.
+    func testRestoredChannelKeepsItsStoredMessage() throws {
+        var original = emulator()
+        let device = original.createDevice(keyHash: "h", at: start)
+        let keeping = try original.createChannel(bundleId: bundle, policy: .mostRecentMessageStored, at: start).get()
+        let plain = try original.createChannel(bundleId: bundle, policy: .noMessageStored, at: start).get()
+        for channel in [keeping, plain] {
+            let headers: [(name: String, value: String)] = [
+                ("apns-push-type", "liveactivity"), ("apns-channel-id", channel.id), ("apns-priority", "10"),
+            ]
+            let payload: JSONValue = [
+                "aps": [
+                    "event": "update", "timestamp": .number(start), "content-state": ["n": 7],
+                    "stale-date": .number(start + 600),
+                ]
+            ]
+            let channels = original.channels
+            let request = try BroadcastPushRequest.validate(
+                method: "POST", path: "/4/broadcasts/apps/" + bundle, headers: APNsHeaderFields(headers),
+                body: payload.serialized(), parseJSON: { try JSONValue(parsing: $0) }, authorize: { _, _ in nil },
+                storagePolicy: { id, _ in channels[id.rawValue].map { MessageStoragePolicy(rawValue: $0.storagePolicy) }
+                }
+            ).get()
+            XCTAssertEqual(
+                original.deliverBroadcast(request, context: context(), at: start + 60).record.outcome, .broadcast)
+        }
+        XCTAssertNotNil(original.channels[keeping.id]?.storedMessage)
+        XCTAssertNil(original.channels[plain.id]?.storedMessage)
+
+        var latest: [String: DocumentWrite] = [:]
+        for write in original.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
+        let documents = latest.values.compactMap { write in write.body.map { (kind: write.kind, body: $0) } }
+        XCTAssertEqual(documents.filter { $0.kind == .channel }.count, 2)
+        var restored = try DeviceEmulator.restore(
+            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: start + 60, nextSeq: original.nextSeq,
+            documents: documents)
+        XCTAssertEqual(restored.channels, original.channels)
+
+        let joined = try startActivity(&restored, device: device.id, token: false, channel: keeping.id)
+        XCTAssertEqual(try restored.activity(joined.id).contentState, ["n": 7], "the stored message survives")
+        XCTAssertEqual(try restored.activity(joined.id).staleDate, start + 600)
+        let other = try startActivity(&restored, device: device.id, token: false, channel: plain.id)
+        XCTAssertEqual(try restored.activity(other.id).contentState, ["n": 0], "policy 0 kept nothing")
     }
 }
