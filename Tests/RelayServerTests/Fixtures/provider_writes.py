@@ -2,8 +2,8 @@
 """Sends live-activity device pushes to a relay over HTTP/2 as fast as it answers, from several
 connections at once, until the relay goes away (the crash test kills it with SIGKILL).
 
-Each thread owns a share of the tokens and sends them update pushes in turn, one stream at a time,
-with a content state {"n": N} and an `aps.timestamp` that grow with N. Every push answered `200`
+Each thread owns a share of the tokens and sends them update pushes in turn, eight streams at a
+time on its connection, with a content state {"n": N} and an `aps.timestamp` that grow with N. Every push answered `200`
 is printed at once as one line of JSON, so the test knows exactly what the relay promised:
   {"apnsId": ..., "token": ..., "n": N, "timestamp": T}
 `429 TooManyRequests` (a token's burst spent) is expected and not printed; any other answer is
@@ -30,6 +30,7 @@ import h2.events
 import h2.exceptions
 
 THREADS = 4
+IN_FLIGHT = 8
 port, cafile, jwt, topic = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
 first_n = int(sys.argv[5])
 tokens = sys.argv[6:]
@@ -53,14 +54,15 @@ class Connection:
         self.conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=True))
         self.conn.initiate_connection()
         self.flush()
+        self.statuses = {}  # stream id -> the status of an answer whose stream has not ended yet
 
     def flush(self):
         data = self.conn.data_to_send()
         if data:
             self.sock.sendall(data)
 
-    def push(self, token, body, apns_id):
-        """Sends one push and returns its status, or None when the connection ended first."""
+    def send(self, token, body, apns_id):
+        """Opens a stream with one push and returns its id."""
         stream_id = self.conn.get_next_available_stream_id()
         headers = [
             (":method", "POST"), (":scheme", "https"), (":authority", "localhost:%d" % port),
@@ -71,42 +73,54 @@ class Connection:
         self.conn.send_headers(stream_id, headers)
         self.conn.send_data(stream_id, body, end_stream=True)
         self.flush()
-        status = None
-        while True:
-            data = self.sock.recv(65536)
-            if not data:
+        return stream_id
+
+    def answers(self):
+        """Reads once and returns [(stream id, status)] for the streams that ended; None when the
+        connection ended."""
+        data = self.sock.recv(65536)
+        if not data:
+            return None
+        ended = []
+        for event in self.conn.receive_data(data):
+            if isinstance(event, h2.events.ResponseReceived):
+                self.statuses[event.stream_id] = int(dict(event.headers)[b":status"])
+            elif isinstance(event, h2.events.DataReceived):
+                self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded):
+                ended.append((event.stream_id, self.statuses.pop(event.stream_id, None)))
+            elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
                 return None
-            for event in self.conn.receive_data(data):
-                if isinstance(event, h2.events.ResponseReceived) and event.stream_id == stream_id:
-                    status = int(dict(event.headers)[b":status"])
-                elif isinstance(event, h2.events.DataReceived):
-                    self.conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
-                elif isinstance(event, h2.events.StreamEnded) and event.stream_id == stream_id:
-                    self.flush()
-                    return status
-                elif isinstance(event, (h2.events.StreamReset, h2.events.ConnectionTerminated)):
-                    return None
-            self.flush()
+        self.flush()
+        return ended
 
 
 def writer(index):
     mine = tokens[index::THREADS]
     n = first_n + index
+    turn = 0
+    pending = {}  # stream id -> (apns-id, token, n, timestamp)
     try:
         connection = Connection()
         while True:
-            for token in mine:
+            # Keep IN_FLIGHT pushes open, each to another token (a thread has more tokens than that).
+            while len(pending) < IN_FLIGHT:
+                token = mine[turn % len(mine)]
+                turn += 1
                 apns_id = str(uuid.uuid4())
                 timestamp = base_timestamp + n
                 body = json.dumps({"aps": {"event": "update", "timestamp": timestamp, "content-state": {"n": n}}})
-                status = connection.push(token, body.encode(), apns_id)
-                if status is None:
-                    return  # the relay went away mid-answer
-                if status == 200:
-                    emit(sys.stdout, json.dumps({"apnsId": apns_id, "token": token, "n": n, "timestamp": timestamp}))
-                elif status != 429:
-                    emit(sys.stderr, "push %s to %s answered %d" % (apns_id, token, status))
+                pending[connection.send(token, body.encode(), apns_id)] = (apns_id, token, n, timestamp)
                 n += THREADS
+            ended = connection.answers()
+            if ended is None:
+                return  # the relay went away
+            for stream_id, status in ended:
+                apns_id, token, pushed_n, timestamp = pending.pop(stream_id)
+                if status == 200:
+                    emit(sys.stdout, json.dumps({"apnsId": apns_id, "token": token, "n": pushed_n, "timestamp": timestamp}))
+                elif status != 429:
+                    emit(sys.stderr, "push %s to %s answered %s" % (apns_id, token, status))
     except (OSError, ssl.SSLError, h2.exceptions.ProtocolError):
         return  # the relay was killed
 

@@ -51,14 +51,14 @@ final class ProviderCrashTests: XCTestCase {
         let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         var acknowledged: [Acknowledged] = []
-        for round in 0..<3 {
+        for round in 0..<5 {
             let writers = try ChildProcess(
                 [
                     "python3", Fixtures.path("provider_writes.py"), String(port), ca, jwt, Self.topic,
                     String(round * 100_000),
                 ]
                     + tokens)
-            usleep(UInt32(600_000 + round * 300_000))
+            usleep(UInt32(500_000 + round * 200_000))
             kill(relay.processIdentifier, SIGKILL)
             _ = try relay.wait(timeout: 10)
             writers.closeInput()
