@@ -2,9 +2,10 @@
 """Sends live-activity device pushes to a relay over HTTP/2 as fast as it answers, from several
 connections at once, until the relay goes away (the crash test kills it with SIGKILL).
 
-Each thread owns a share of the tokens and sends them update pushes in turn, eight streams at a
-time on its connection, with a content state {"n": N} and an `aps.timestamp` that grow with N. Every push answered `200`
-is printed at once as one line of JSON, so the test knows exactly what the relay promised:
+Each thread owns a share of the tokens and sends them update pushes in turn, eight streams open
+at a time on its connection, with a content state {"n": N} and an `aps.timestamp` that grow with
+N. Every push answered `200` is printed at once as one line of JSON, so the test knows exactly
+what the relay promised:
   {"apnsId": ..., "token": ..., "n": N, "timestamp": T}
 `429 TooManyRequests` (a token's burst spent) is expected and not printed; any other answer is
 written to stderr, which the test requires to stay empty.
