@@ -52,12 +52,9 @@ final class ProviderCrashTests: XCTestCase {
 
         var acknowledged: [Acknowledged] = []
         for round in 0..<5 {
-            let writers = try ChildProcess(
-                [
-                    "python3", Fixtures.path("provider_writes.py"), String(port), ca, jwt, Self.topic,
-                    String(round * 100_000),
-                ]
-                    + tokens)
+            // Each round's counters start above the last round's, so its pushes are the newest.
+            let script = ["python3", Fixtures.path("provider_writes.py"), String(port), ca, jwt, Self.topic]
+            let writers = try ChildProcess(script + [String(round * 100_000)] + tokens)
             usleep(UInt32(500_000 + round * 200_000))
             kill(relay.processIdentifier, SIGKILL)
             _ = try relay.wait(timeout: 10)
