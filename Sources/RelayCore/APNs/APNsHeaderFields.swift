@@ -35,20 +35,22 @@ public struct APNsHeaderFields: Sendable {
 
     /// Finds the known names among `fields`; false (and stops) at a name with uppercase letters.
     private mutating func classify() -> Bool {
-        for offset in fields.indices {
-            let fieldName = fields[offset].name
-            guard let name = APNsHeaderName(fieldName) else {
-                if APNsASCII.hasUppercase(fieldName) { return false }
-                hasUnknown = true
-                continue
+        let fields = self.fields
+        return fields.withUnsafeBufferPointer { fields in
+            for offset in fields.indices {
+                guard let name = APNsHeaderName(fields[offset].name) else {
+                    if APNsASCII.hasUppercase(fields[offset].name) { return false }
+                    hasUnknown = true
+                    continue
+                }
+                if slot(name) < 0 {
+                    setSlot(name, Int32(truncatingIfNeeded: offset))
+                } else if repeatedKnown == nil {
+                    repeatedKnown = fields[offset].name
+                }
             }
-            if slot(name) < 0 {
-                setSlot(name, Int32(truncatingIfNeeded: offset))
-            } else if repeatedKnown == nil {
-                repeatedKnown = fieldName
-            }
+            return true
         }
-        return true
     }
 
     /// The first value of `name` (lowercase), or nil.
