@@ -24,16 +24,7 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
     public init(randomBytes: [UInt8]) {
         var bytes = randomBytes
         if bytes.count < 16 { bytes += [UInt8](repeating: 0, count: 16 - bytes.count) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let digits = APNsDeviceToken(bytes: Array(bytes.prefix(16))).hex.utf8
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, digit) in digits.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
-            text.append(digit)
-        }
-        rawValue = String(decoding: text, as: UTF8.self)
+        rawValue = bytes.withUnsafeBufferPointer { Hex.uuid($0) }
     }
 
     /// Checks a header value; `header` names the header in the error message.
@@ -53,7 +44,9 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
         guard value.utf8.count == 36 else { return false }
         return APNsASCII.withBytes(value) { bytes in
             let hyphen = UInt8(ascii: "-")
-            guard bytes[8] == hyphen, bytes[13] == hyphen, bytes[18] == hyphen, bytes[23] == hyphen else { return false }
+            guard bytes[8] == hyphen, bytes[13] == hyphen, bytes[18] == hyphen, bytes[23] == hyphen else {
+                return false
+            }
             // The five groups of digits, each a plain loop (no per-byte test of the position).
             func digits(_ range: Range<Int>) -> Bool {
                 for offset in range where !APNsASCII.isHexDigit(bytes[offset]) { return false }

@@ -20,30 +20,7 @@ extension IdentifierGenerator {
     public func uuid() -> String {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 16) { bytes in
             fillRandom(bytes)
-            bytes[6] = (bytes[6] & 0x0F) | 0x40
-            bytes[8] = (bytes[8] & 0x3F) | 0x80
-            // Written as bytes, two digits a byte from a table and the dashes in their places:
-            // appending Characters one by one costs more than drawing the randomness.
-            return String(unsafeUninitializedCapacity: 36) { out in
-                guard let out = out.baseAddress, let bytes = bytes.baseAddress else { return 0 }
-                let digits = UnsafeMutableRawPointer(out)
-                Hex.pairs.withUnsafeBufferPointer { pairs in
-                    for index in 0..<16 {
-                        // Past each of bytes 4, 6, 8 and 10 the digits move one place for a dash.
-                        let dashes =
-                            (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0) + (index >= 10 ? 1 : 0)
-                        digits.storeBytes(
-                            of: pairs[Int(bytes[index])].littleEndian, toByteOffset: 2 * index + dashes,
-                            as: UInt16.self)
-                    }
-                }
-                let dash = UInt8(ascii: "-")
-                out[8] = dash
-                out[13] = dash
-                out[18] = dash
-                out[23] = dash
-                return 36
-            }
+            return Hex.uuid(UnsafeBufferPointer(bytes))
         }
     }
 
@@ -101,12 +78,46 @@ public enum Hex {
     /// `bytes` as lowercase hex.
     public static func encode(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            for (index, byte) in bytes.enumerated() {
-                out[2 * index] = digit(byte >> 4)
-                out[2 * index + 1] = digit(byte & 0x0F)
+            guard let out = out.baseAddress else { return 0 }
+            pairs.withUnsafeBufferPointer { pairs in
+                for (index, byte) in bytes.enumerated() { store(pairs[Int(byte)], at: out + 2 * index) }
             }
             return bytes.count * 2
         }
+    }
+
+    /// The first 16 of `bytes` as a version-4 UUID in canonical lowercase form (8-4-4-4-12 digits),
+    /// with the version and variant bits set over what they hold.
+    static func uuid(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        precondition(bytes.count >= 16, "a UUID takes 16 bytes")
+        // Written as bytes, two digits a byte from the table and the dashes in their places:
+        // appending Characters one by one costs more than drawing the randomness.
+        return String(unsafeUninitializedCapacity: 36) { out in
+            guard let out = out.baseAddress else { return 0 }
+            pairs.withUnsafeBufferPointer { pairs in
+                for index in 0..<16 {
+                    // Past each of bytes 4, 6, 8 and 10 the digits move one place for a dash.
+                    let dashes =
+                        (index >= 4 ? 1 : 0) + (index >= 6 ? 1 : 0) + (index >= 8 ? 1 : 0) + (index >= 10 ? 1 : 0)
+                    store(pairs[Int(bytes[index])], at: out + 2 * index + dashes)
+                }
+                // The version (byte 6) and the variant (byte 8) written again over what was drawn.
+                store(pairs[Int((bytes[6] & 0x0F) | 0x40)], at: out + 14)
+                store(pairs[Int((bytes[8] & 0x3F) | 0x80)], at: out + 19)
+            }
+            let dash = UInt8(ascii: "-")
+            out[8] = dash
+            out[13] = dash
+            out[18] = dash
+            out[23] = dash
+            return 36
+        }
+    }
+
+    /// Writes a byte's two digits from `pairs` at `position`.
+    @inline(__always)
+    private static func store(_ pair: UInt16, at position: UnsafeMutablePointer<UInt8>) {
+        UnsafeMutableRawPointer(position).storeBytes(of: pair.littleEndian, as: UInt16.self)
     }
 
     /// Whether `text` is non-empty, of even length and only hex digits (either case).
