@@ -33,11 +33,14 @@ final class IdentifierGeneratorTests: XCTestCase {
         }
     }
 
+    /// Checked against the standard library's own formatting, since `Hex.encode` uses the table.
     func testHexPairsAreEachBytesDigits() {
         for byte in 0..<256 {
             let pair = Hex.pairs[byte]
             let text = String(decoding: [UInt8(pair & 0xFF), UInt8(pair >> 8)], as: UTF8.self)
-            XCTAssertEqual(text, Hex.encode([UInt8(byte)]))
+            let expected = (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            XCTAssertEqual(text, expected)
+            XCTAssertEqual(Hex.encode([UInt8(byte), 0xA5]), expected + "a5")
         }
     }
 }
