@@ -32,45 +32,22 @@ final class AppAPICrashTests: XCTestCase {
     }
 
     func testEveryAcknowledgedWriteSurvivesSIGKILL() throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("crash-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        // Quiet logs: the test does not read the relay's stderr while it runs, so a request log
-        // line per write would fill the pipe and stall the relay.
-        let config = data + "/quiet.json"
-        try Data(#"{"logLevel": "warning"}"#.utf8).write(to: URL(fileURLWithPath: config))
-        let serveFlags = ["--clock", "virtual", "--config", config]
-
-        var port = try RelayBinary.freePort()
-        var relay = try RelayBinary.serve(data: data, port: port, extra: serveFlags)
-        let admin = try String(contentsOfFile: data + "/admin-key", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let ca = data + "/tls-cert.pem"
-        var api = AppAPIClient(base: "https://localhost:\(port)", caPath: ca, key: admin)
-        let deviceId = try api.expect(201, "POST", "/v1/devices")["deviceId"]?.stringValue ?? ""
+        let relay = try KillableRelay(name: "crash", flags: ["--clock", "virtual"])
+        let deviceId = try relay.api.expect(201, "POST", "/v1/devices")["deviceId"]?.stringValue ?? ""
         var acknowledged = Acknowledged()
 
         for round in 0..<4 {
-            let writers = try ChildProcess(
-                ["python3", Fixtures.path("app_writes.py"), String(port), ca, admin, deviceId, "4"])
-            usleep(UInt32(500_000 + round * 250_000))
-            kill(relay.processIdentifier, SIGKILL)
-            _ = try relay.wait(timeout: 10)
-            writers.closeInput()
-            let outcome = try writers.wait(timeout: 30)
-            XCTAssertEqual(outcome.stderr, "", "round \(round): every write before the kill succeeds")
+            let lines = try relay.killWhileWriting(
+                { port in
+                    ["python3", Fixtures.path("app_writes.py"), String(port), relay.ca, relay.admin, deviceId, "4"]
+                }, after: 0.5 + Double(round) * 0.25, round: round)
             let before = acknowledged.count
-            for line in outcome.stdout.split(separator: "\n") { try acknowledged.add(line) }
+            for line in lines { try acknowledged.add(line) }
             XCTAssertGreaterThan(acknowledged.count, before, "round \(round): writes were acknowledged before the kill")
-
-            port = try RelayBinary.freePort()
-            relay = try RelayBinary.serve(data: data, port: port, extra: serveFlags)
-            api = AppAPIClient(base: "https://localhost:\(port)", caPath: ca, key: admin)
-            try verify(acknowledged, deviceId: deviceId, api: api, round: round)
+            try verify(acknowledged, deviceId: deviceId, api: relay.api, round: round)
         }
         XCTAssertGreaterThan(acknowledged.count, 40, "enough writes raced the kills")
-        kill(relay.processIdentifier, SIGTERM)
-        XCTAssertEqual(try relay.wait(timeout: 20).status, 0)
+        try relay.stop()
     }
 
     private func verify(_ acknowledged: Acknowledged, deviceId: String, api: AppAPIClient, round: Int) throws {

@@ -18,21 +18,8 @@ final class ProviderCrashTests: XCTestCase {
     }
 
     func testEveryAcknowledgedPushSurvivesSIGKILL() throws {
-        let data = FileManager.default.temporaryDirectory.appendingPathComponent("push-crash-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: data) }
-        // Quiet logs: the test does not read the relay's stderr while it runs, so a line per push
-        // would fill the pipe and stall the relay.
-        let config = data + "/quiet.json"
-        try Data(#"{"logLevel": "warning"}"#.utf8).write(to: URL(fileURLWithPath: config))
-        let serveFlags = ["--config", config]
-
-        var port = try RelayBinary.freePort()
-        var relay = try RelayBinary.serve(data: data, port: port, extra: serveFlags)
-        let admin = try String(contentsOfFile: data + "/admin-key", encoding: .utf8)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let ca = data + "/tls-cert.pem"
-        var api = AppAPIClient(base: "https://localhost:\(port)", caPath: ca, key: admin)
+        let relay = try KillableRelay(name: "push-crash")
+        let api = relay.api
         let deviceId = try XCTUnwrap(api.expect(201, "POST", "/v1/devices")["deviceId"]?.stringValue)
         // Forty tokens: a token takes a burst of 20 pushes, then one a second (429 beyond).
         var tokens: [String] = []
@@ -46,23 +33,20 @@ final class ProviderCrashTests: XCTestCase {
                 ])
             tokens.append(try XCTUnwrap(activity["pushToken"]?.stringValue))
         }
-        let token = try ChildProcess.run([RelayBinary.path, "token", "--data", data])
+        let token = try ChildProcess.run([RelayBinary.path, "token", "--data", relay.data])
         XCTAssertEqual(token.status, 0, token.stderr)
         let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
 
         var acknowledged: [Acknowledged] = []
         for round in 0..<5 {
             // Each round's counters start above the last round's, so its pushes are the newest.
-            let script = ["python3", Fixtures.path("provider_writes.py"), String(port), ca, jwt, Self.topic]
-            let writers = try ChildProcess(script + [String(round * 100_000)] + tokens)
-            usleep(UInt32(500_000 + round * 200_000))
-            kill(relay.processIdentifier, SIGKILL)
-            _ = try relay.wait(timeout: 10)
-            writers.closeInput()
-            let outcome = try writers.wait(timeout: 30)
-            XCTAssertEqual(outcome.stderr, "", "round \(round): every push before the kill is answered 200 or 429")
+            let lines = try relay.killWhileWriting(
+                { port in
+                    ["python3", Fixtures.path("provider_writes.py"), String(port), relay.ca, jwt, Self.topic]
+                        + [String(round * 100_000)] + tokens
+                }, after: 0.5 + Double(round) * 0.2, round: round)
             let before = acknowledged.count
-            for line in outcome.stdout.split(separator: "\n") {
+            for line in lines {
                 let record = try JSONValue(parsing: String(line))
                 acknowledged.append(
                     Acknowledged(
@@ -71,15 +55,10 @@ final class ProviderCrashTests: XCTestCase {
                         timestamp: try XCTUnwrap(record["timestamp"]?.int64Value)))
             }
             XCTAssertGreaterThan(acknowledged.count, before, "round \(round): pushes were answered before the kill")
-
-            port = try RelayBinary.freePort()
-            relay = try RelayBinary.serve(data: data, port: port, extra: serveFlags)
-            api = AppAPIClient(base: "https://localhost:\(port)", caPath: ca, key: admin)
-            try verify(acknowledged, deviceId: deviceId, api: api, round: round)
+            try verify(acknowledged, deviceId: deviceId, api: relay.api, round: round)
         }
         XCTAssertGreaterThan(acknowledged.count, 100, "enough pushes raced the kills")
-        kill(relay.processIdentifier, SIGTERM)
-        XCTAssertEqual(try relay.wait(timeout: 20).status, 0)
+        try relay.stop()
     }
 
     /// Every acknowledged push is in the push log with status 200; every one logged as applied
