@@ -22,7 +22,7 @@ let package = Package(
         // System libraries: module.modulemap + shim.h only.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
-        .systemLibrary(name: "CLZ4", pkgConfig: "liblz4", providers: [.apt(["liblz4-dev"])]),
+        .systemLibrary(name: "CLZ4", providers: [.apt(["liblz4-dev"])]),
         .systemLibrary(name: "CRelayLinux"),
         // The executable's allocator: its malloc replaces glibc's for the whole process (see README).
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),

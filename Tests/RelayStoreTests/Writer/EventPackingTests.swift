@@ -67,6 +67,18 @@ final class EventPackingTests: XCTestCase {
         }
     }
 
+    /// The packer reuses one working state: each event must still pack against the dictionary
+    /// alone (never against the events packed before it), or a row could not be read on its own.
+    func testEachEventPacksAsIfItWereTheFirst() throws {
+        let events = (1...40).map { n in Self.record(n % 7) + Sample.bytes(#"{"n":\#(n)}"#) }
+        let packer = EventPacker()
+        for data in events + events.reversed() {
+            let packed = packer.withStored(data) { (bytes: UnsafeRawBufferPointer) -> [UInt8] in Array(bytes) }
+            XCTAssertEqual(packed, Self.stored(data), "packed as by a fresh packer")
+            XCTAssertEqual(try packed.withUnsafeBytes { EventPacking.unpacked($0) }.get(), data)
+        }
+    }
+
     func testTheDictionaryNeverChanges() throws {
         // Every packed row depends on these exact bytes; a new dictionary needs a new tag.
         let bytes = Array(EventPacking.dictionary)
