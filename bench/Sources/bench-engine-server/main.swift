@@ -76,9 +76,17 @@ do {
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-engine-\(getpid())")
 RelayLog.setLevel(.warning)
+// The bench route needs no keys: an admin key no client is given, and no provider keys.
+let adminKey: AdminKey
+do {
+    adminKey = try AdminKey.generate()
+} catch {
+    fail("cannot make an admin key: \(error)")
+}
 var options = RelayRuntime.Options(
     certificatePath: arguments.certificate, privateKeyPath: arguments.key,
-    databasePath: directory.appendingPathComponent("relay.sqlite").path)
+    databasePath: directory.appendingPathComponent("relay.sqlite").path,
+    routeSettings: RouteSettings(adminKey: adminKey, keyring: ProviderKeyring(keys: [])))
 options.host = "127.0.0.1"
 options.port = arguments.port
 options.threads = arguments.threads
