@@ -50,7 +50,8 @@ final class ActivityDataSizeTests: XCTestCase {
     /// a line or paragraph separator (written as `\u2028`, `\u2029`) or other non-ASCII text falls.
     func testAgreesWithTheSerializer() {
         var values: [JSONValue] = [
-            nil, true, false, 0, -7, .int(.max), .int(.min), 1.5, -0.25, 1e300, .double(.leastNonzeroMagnitude), .double(.nan),
+            nil, true, false, 0, -7, .int(.max), .int(.min), 1.5, -0.25, 1e300, .double(.leastNonzeroMagnitude),
+            .double(.nan),
             ["a": 1, "b": [true, nil, "x"], "c": ["d": 2.75]], [[], [:], [[1]]],
         ]
         let base = Array("abcdefghijklmnopqrstuvwxy")
