@@ -26,7 +26,9 @@ public final class ChildProcess {
 
     /// Starts `arguments[0]` (looked up on PATH) with the rest as its arguments.
     public init(_ arguments: [String], environment: [String: String]? = nil) throws {
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new } }
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
         process.standardInput = input
@@ -38,7 +40,9 @@ public final class ChildProcess {
     }
 
     /// Runs `arguments` with empty stdin and waits for it.
-    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws -> Outcome {
+    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
+        -> Outcome
+    {
         let child = try ChildProcess(arguments, environment: environment)
         child.closeInput()
         return try child.wait(timeout: timeout)

@@ -25,9 +25,13 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// since 1970 when the status is 410 and a timestamp is known.
     public var jsonBody: JSONValue {
         // Members in key order already, so the object is built without sorting.
-        guard status == 410, let timestamp else { return .object(JSONObject(members: [("reason", .string(reason.rawValue))])) }
+        guard status == 410, let timestamp else {
+            return .object(JSONObject(members: [("reason", .string(reason.rawValue))]))
+        }
         return .object(
-            JSONObject(members: [("reason", .string(reason.rawValue)), ("timestamp", .int(Self.milliseconds(timestamp)))]))
+            JSONObject(members: [
+                ("reason", .string(reason.rawValue)), ("timestamp", .int(Self.milliseconds(timestamp))),
+            ]))
     }
 
     public var description: String { "\(status) \(reason.rawValue): \(message)" }

@@ -77,7 +77,8 @@ public struct APNsHeaderFields: Sendable {
             for later in 1..<fields.count {
                 let name = fields[later].name
                 let length = name.utf8.count
-                for earlier in 0..<later where fields[earlier].name.utf8.count == length && fields[earlier].name == name {
+                for earlier in 0..<later where fields[earlier].name.utf8.count == length && fields[earlier].name == name
+                {
                     return name
                 }
             }
@@ -147,7 +148,9 @@ enum APNsHeaderName: Int, CaseIterable {
 
     /// The header a lowercase `name` is, or nil for any other name.
     init?(_ name: String) {
-        guard let position = Self.names.index(of: name), let found = APNsHeaderName(rawValue: position) else { return nil }
+        guard let position = Self.names.index(of: name), let found = APNsHeaderName(rawValue: position) else {
+            return nil
+        }
         self = found
     }
 

@@ -86,7 +86,9 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
             let end = bytes.count - suffix.count
             for offset in 0..<suffix.count where bytes[end + offset] != suffix[offset] { return nil }
             let bundle = UnsafeBufferPointer(rebasing: bytes[0..<end])
-            guard Self.isValidBundleID(bytes: bundle), Self.pushTypeSuffixStart(inASCII: bundle) == nil else { return nil }
+            guard Self.isValidBundleID(bytes: bundle), Self.pushTypeSuffixStart(inASCII: bundle) == nil else {
+                return nil
+            }
             return end
         }
         if let bundleLength { return .success(APNsASCII.slice(rawValue, 0..<bundleLength)) }

@@ -30,7 +30,8 @@ extension LiveActivityPayload {
         let apsValue = top[Key.aps]
         guard let apsValue, case .object(let apsMembers) = apsValue else {
             let othersEmpty = top.count == (apsValue == nil ? 0 : 1)
-            return .failure(LiveActivityPayloadError(path: Key.aps, othersEmpty ? "is missing" : "is missing or not an object"))
+            return .failure(
+                LiveActivityPayloadError(path: Key.aps, othersEmpty ? "is missing" : "is missing or not an object"))
         }
         var custom: JSONObject?
         if top.count > 1 {

@@ -135,8 +135,12 @@ extension LiveActivityPushRequest {
                 }
                 result.priorityHeader = priority
             }
-            if let value = headers[APNsHeaderName.expiration] { result.expiration = try APNsExpiration.parse(value).get() }
-            if let value = headers[APNsHeaderName.collapseID] { result.collapseID = try APNsCollapseID.parse(value).get() }
+            if let value = headers[APNsHeaderName.expiration] {
+                result.expiration = try APNsExpiration.parse(value).get()
+            }
+            if let value = headers[APNsHeaderName.collapseID] {
+                result.collapseID = try APNsCollapseID.parse(value).get()
+            }
         } catch {
             return .failure(error)
         }

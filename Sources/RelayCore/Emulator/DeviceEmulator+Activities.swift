@@ -43,7 +43,8 @@ extension DeviceEmulator {
                 id: ids.uuid(), deviceId: deviceId, bundleId: bundleId, attributesType: attributesType,
                 attributes: attributes, contentState: content.contentState, staleDate: content.staleDate,
                 relevanceScore: content.relevanceScore, pushToken: nil, channelId: channelId,
-                timestamp: content.timestamp, frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
+                timestamp: content.timestamp, frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules,
+                at: now)
         } catch {
             throw .from(error)
         }
@@ -53,7 +54,9 @@ extension DeviceEmulator {
             let token = ids.hexToken(byteCount: 40)
             activity.pushToken = token
             let recorded = save(activity)
-            if let position = activities.position(of: activity.id) { tokens[TokenKey(token)] = TokenEntry(.activity(position)) }
+            if let position = activities.position(of: activity.id) {
+                tokens[TokenKey(token)] = TokenEntry(.activity(position))
+            }
             emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
         }
         if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {
@@ -85,7 +88,8 @@ extension DeviceEmulator {
             update, source: .app, frequentPushesEnabled: settings.frequentPushesEnabled, rules: rules, at: now)
         switch outcome {
         case .rejectedEnded:
-            throw .invalidState(activity.state.rawValue, "activity \(id) is \(activity.state.rawValue); it cannot be updated")
+            throw .invalidState(
+                activity.state.rawValue, "activity \(id) is \(activity.state.rawValue); it cannot be updated")
         case .rejectedTooLarge(let bytes, let limit):
             throw .tooLarge("attributes and content state are \(bytes) bytes; the limit is \(limit)")
         case .rejectedInvalid(let field):
@@ -100,7 +104,9 @@ extension DeviceEmulator {
     }
 
     /// `activity.end(_:dismissalPolicy:)` from the app, with the body of `POST /v1/activities/{id}/end`.
-    public mutating func endActivity(id: String, body: JSONValue, at time: UnixSeconds) throws(EmulatorError) -> LiveActivity {
+    public mutating func endActivity(id: String, body: JSONValue, at time: UnixSeconds) throws(EmulatorError)
+        -> LiveActivity
+    {
         let request: EndRequest
         do {
             request = try EndRequest(json: body)
@@ -111,7 +117,8 @@ extension DeviceEmulator {
         let now = arrive(at: time)
         guard var activity = activities[id] else { throw .notFound("activity", id) }
         let outcome = activity.end(
-            content: request.content, dismissalPolicy: request.policy, timestamp: request.timestamp, rules: rules, at: now)
+            content: request.content, dismissalPolicy: request.policy, timestamp: request.timestamp, rules: rules,
+            at: now)
         switch outcome {
         case .ended:
             recordEnd(of: activity, at: now, cause: "app")

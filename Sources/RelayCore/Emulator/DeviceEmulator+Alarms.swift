@@ -8,13 +8,16 @@ extension DeviceEmulator {
         guard let deviceId = members.removeValue(forKey: "deviceId")?.stringValue else {
             throw .invalid("deviceId: is required (a string)")
         }
-        guard let bundleId = members["bundleId"]?.stringValue else { throw .invalid("bundleId: is required (a string)") }
+        guard let bundleId = members["bundleId"]?.stringValue else {
+            throw .invalid("bundleId: is required (a string)")
+        }
         try BundleID.validate(bundleId)
         var device = try device(deviceId)
         var settings = device.settings(bundleId)
         switch settings.alarmAuthorization {
         case .denied:
-            throw .forbidden("alarmsNotAuthorized", "alarm authorization for \(bundleId) on device \(deviceId) is denied")
+            throw .forbidden(
+                "alarmsNotAuthorized", "alarm authorization for \(bundleId) on device \(deviceId) is denied")
         case .notDetermined:
             settings.alarmAuthorization = .authorized
             device.apps[bundleId] = settings

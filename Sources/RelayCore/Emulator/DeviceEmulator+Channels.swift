@@ -25,7 +25,8 @@ extension DeviceEmulator {
 
     /// Deletes channel `id` of `bundleId`. Activities subscribed to it keep running but get no
     /// more broadcasts.
-    public mutating func deleteChannel(_ id: String, bundleId: String, at time: UnixSeconds) -> Result<Void, APNsError> {
+    public mutating func deleteChannel(_ id: String, bundleId: String, at time: UnixSeconds) -> Result<Void, APNsError>
+    {
         _ = arrive(at: time)
         switch channel(id, bundleId: bundleId) {
         case .failure(let error): return .failure(error)

@@ -86,7 +86,8 @@ public struct DeviceEmulator: Sendable {
                 emulator.devices[device.id] = device
                 for token in device.pushToStartTokens {
                     emulator.tokens[TokenKey(token.token)] = TokenEntry(
-                        .pushToStart(deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType))
+                        .pushToStart(
+                            deviceId: device.id, bundleId: token.bundleId, attributesType: token.attributesType))
                 }
             case .activity:
                 let activity = try LiveActivity.fromJSON(document.body)
@@ -129,7 +130,8 @@ public struct DeviceEmulator: Sendable {
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                activityId: activity.id, subjectKey: "activity", source: recorded ?? .activity(ActivitySnapshot(activity)), extra: extra))
+                activityId: activity.id, subjectKey: "activity",
+                source: recorded ?? .activity(ActivitySnapshot(activity)), extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
@@ -186,7 +188,8 @@ public struct DeviceEmulator: Sendable {
     mutating func save(_ channel: EmulatedChannel, deleted: Bool = false) {
         channels[channel.id] = deleted ? nil : channel
         effects.write(
-            DocumentWrite(kind: .channel, id: channel.id, bundleId: channel.bundleId, body: deleted ? nil : channel.json))
+            DocumentWrite(
+                kind: .channel, id: channel.id, bundleId: channel.bundleId, body: deleted ? nil : channel.json))
     }
 
     /// Clamps a command's time so the emulator never goes back, and applies what fell due.

@@ -51,7 +51,10 @@ public struct StoredBroadcast: Sendable, Hashable {
     public var receivedAt: UnixSeconds
     public var expiresAt: UnixSeconds
 
-    public init(event: String, update: ActivityUpdate, dismissalDate: UnixSeconds?, receivedAt: UnixSeconds, expiresAt: UnixSeconds) {
+    public init(
+        event: String, update: ActivityUpdate, dismissalDate: UnixSeconds?, receivedAt: UnixSeconds,
+        expiresAt: UnixSeconds
+    ) {
         self.event = event
         self.update = update
         self.dismissalDate = dismissalDate
@@ -61,7 +64,8 @@ public struct StoredBroadcast: Sendable, Hashable {
 
     public var json: JSONValue {
         [
-            "event": .string(event), "update": update.json, "dismissalDate": .optional(dismissalDate.map(JSONValue.number)),
+            "event": .string(event), "update": update.json,
+            "dismissalDate": .optional(dismissalDate.map(JSONValue.number)),
             "receivedAt": .number(receivedAt), "expiresAt": .number(expiresAt),
         ]
     }

@@ -53,7 +53,8 @@ public struct EmulatedDevice: Sendable, Hashable {
                 do {
                     device.apps[bundleId] = try AppSettings.fromJSON(value)
                 } catch {
-                    throw JSONFieldError(key: "apps.\(bundleId).\(error.key)", found: error.found, message: error.message)
+                    throw JSONFieldError(
+                        key: "apps.\(bundleId).\(error.key)", found: error.found, message: error.message)
                 }
             }
         }

@@ -18,7 +18,10 @@ struct TokenKey: Hashable, Sendable {
         let words = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
             guard bytes.count >= 16 else { return nil }
             let raw = UnsafeRawBufferPointer(bytes)
-            return (raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self), raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+            return (
+                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            )
         }
         if let (head, tail) = words ?? nil {
             hasher.combine(head)

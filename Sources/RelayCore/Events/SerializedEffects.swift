@@ -51,9 +51,9 @@ private struct SubjectCache {
         switch source {
         case .json(let value): return value.serialized()
         case .activity(let snapshot):
-            return activities.bytes(snapshot, id: snapshot.activity.id, same: { $0 === $1 || $0.activity == $1.activity }) {
-                $0.activity.serializedJSON()
-            }
+            return activities.bytes(
+                snapshot, id: snapshot.activity.id, same: { $0 === $1 || $0.activity == $1.activity },
+                serialize: { $0.activity.serializedJSON() })
         case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id, same: ==) { $0.json.serialized() }
         case .push(let record): return bytes(for: record)
         }

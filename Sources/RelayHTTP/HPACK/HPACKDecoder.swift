@@ -173,7 +173,9 @@ public struct HPACKDecoder: Sendable {
             coded: Array(block[range]), decoded: decoded, octets: scratch.count, lastUse: literalUses)
         if recentLiterals.count < Self.recentLiteralCount {
             recentLiterals.append(literal)
-        } else if let oldest = recentLiterals.indices.min(by: { recentLiterals[$0].lastUse < recentLiterals[$1].lastUse }) {
+        } else if let oldest = recentLiterals.indices.min(by: {
+            recentLiterals[$0].lastUse < recentLiterals[$1].lastUse
+        }) {
             recentLiterals[oldest] = literal
         }
         return (decoded, scratch.count)

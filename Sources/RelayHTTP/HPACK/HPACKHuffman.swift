@@ -42,7 +42,8 @@ package enum HPACKHuffman {
                     }
                 }
                 if pending > 0 {
-                    out[written] = UInt8(truncatingIfNeeded: accumulator << UInt64(8 - pending) | (0xFF >> UInt64(pending)))
+                    out[written] = UInt8(
+                        truncatingIfNeeded: accumulator << UInt64(8 - pending) | (0xFF >> UInt64(pending)))
                 }
             }
         }

@@ -16,5 +16,5 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif

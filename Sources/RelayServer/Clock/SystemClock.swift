@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 public import RelayCore
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The machine's real-time clock, to the microsecond.
 public struct SystemClock: RelayClock {

@@ -1,6 +1,6 @@
 public import RelayCore
-public import RelayStore
 import RelayNet
+public import RelayStore
 import Synchronization
 
 /// The relay's state and its single point of change: the `DeviceEmulator` behind a lock, the
@@ -103,10 +103,12 @@ public final class RelayService: Sendable {
     func catchUp() throws {
         let latch = Mutex<Result<Void, StoreError>?>(nil)
         let done = Atomic<Bool>(false)
-        perform({ emulator, now in emulator.advance(to: now) }) { result in
-            latch.withLock { $0 = result }
-            done.store(true, ordering: .releasing)
-        }
+        perform(
+            { emulator, now in emulator.advance(to: now) },
+            completion: { result in
+                latch.withLock { $0 = result }
+                done.store(true, ordering: .releasing)
+            })
         store.writer.flush()
         while !done.load(ordering: .acquiring) { store.writer.flush() }
         if case .failure(let error)? = latch.withLock({ $0 }) { throw error }
@@ -154,7 +156,9 @@ public final class RelayService: Sendable {
         for (key, value) in extra { batch.setMeta(key, value) }
         // Pruning walks the retained tail to find its cut, so it runs once per tenth of the retention.
         let every = UInt64(max(1000, retention.events / 10))
-        if let first = effects.events.first?.seq, let last = effects.events.last?.seq, (first - 1) / every != last / every {
+        if let first = effects.events.first?.seq, let last = effects.events.last?.seq,
+            (first - 1) / every != last / every
+        {
             batch.pruneEvents(keepingLast: retention.events)
             batch.prunePushes(keepingLast: retention.pushes)
             // Only pruning can empty the event log, whose last seq otherwise tells `open` the next one.
@@ -183,7 +187,7 @@ public final class RelayService: Sendable {
     /// Applies every transition that is due (the ticker calls this).
     public func tick() {
         guard let deadline = nextDeadline(), deadline <= clock.now() else { return }
-        perform({ emulator, now in emulator.advance(to: now) }) { _ in }
+        perform({ emulator, now in emulator.advance(to: now) }, completion: { _ in })
     }
 
     /// Changes the virtual clock and applies what falls due on the way, recording a `clock` event.
@@ -195,7 +199,8 @@ public final class RelayService: Sendable {
             completion(.failure(.notVirtual))
             return
         }
-        let changed: Result<(EmulatorEffects, UInt64, UInt64, VirtualClock, JSONValue), ClockError> = emulator.withLock {
+        let changed: Result<(EmulatorEffects, UInt64, UInt64, VirtualClock, JSONValue), ClockError> = emulator.withLock
+        {
             emulator in
             do throws(ClockError) {
                 let state = try clock.change(change)
@@ -235,7 +240,10 @@ public final class RelayService: Sendable {
     }
 
     static func clockJSON(_ state: VirtualClock) -> JSONValue {
-        ["realAnchor": .number(state.realAnchor), "virtualAnchor": .number(state.virtualAnchor), "rate": .number(state.rate)]
+        [
+            "realAnchor": .number(state.realAnchor), "virtualAnchor": .number(state.virtualAnchor),
+            "rate": .number(state.rate),
+        ]
     }
 
     /// The store batch for a command's effects, `serialized` being their bytes.

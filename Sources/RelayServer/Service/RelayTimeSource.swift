@@ -49,7 +49,9 @@ public final class RelayTimeSource: RelayClock, Sendable {
     public var virtualState: VirtualClock { virtualClock.withLock { $0 } }
 
     /// Changes the virtual clock with `change`; the new state is returned for persisting.
-    public func change(_ change: (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void) throws(ClockError) -> VirtualClock {
+    public func change(_ change: (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void) throws(ClockError)
+        -> VirtualClock
+    {
         let realNow = real.now()
         return try virtualClock.withLock { (clock: inout VirtualClock) throws(ClockError) -> VirtualClock in
             var copy = clock

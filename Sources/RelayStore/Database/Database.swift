@@ -184,7 +184,9 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
         sqlite3_wal_hook(
             handle,
             { context, _, _, frames in
-                if let context { Unmanaged<WALFrameCounter>.fromOpaque(context).takeUnretainedValue().frames = Int(frames) }
+                if let context {
+                    Unmanaged<WALFrameCounter>.fromOpaque(context).takeUnretainedValue().frames = Int(frames)
+                }
                 return SQLITE_OK
             },
             Unmanaged.passUnretained(counter).toOpaque())

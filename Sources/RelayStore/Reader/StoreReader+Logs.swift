@@ -2,7 +2,9 @@ extension StoreReader {
     // MARK: - Events
 
     /// Up to `limit` events with `seq` greater than `seq` that match `filter`, oldest first.
-    public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError) -> [StoredEvent] {
+    public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError)
+        -> [StoredEvent]
+    {
         var sql =
             "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, relay_data(data) FROM events WHERE seq > ?1"
         if filter.deviceId != nil { sql += " AND device_id = ?3" }

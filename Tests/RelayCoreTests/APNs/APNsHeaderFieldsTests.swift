@@ -1,5 +1,6 @@
-@testable import RelayCore
 import XCTest
+
+@testable import RelayCore
 
 final class APNsHeaderFieldsTests: XCTestCase {
     /// Every name the rules read, looked up through the one-pass index and by a plain scan, agree.
@@ -74,7 +75,9 @@ final class APNsHeaderFieldsTests: XCTestCase {
         for (position, name) in names.enumerated() {
             XCTAssertEqual(keys.index(of: name), position, name)
         }
-        for other in ["b", "aab", "abd", "bbbb", "x-long-nam", "x-long-names", "x-long-namf", String(repeating: "a", count: 40)] {
+        for other in [
+            "b", "aab", "abd", "bbbb", "x-long-nam", "x-long-names", "x-long-namf", String(repeating: "a", count: 40),
+        ] {
             XCTAssertNil(keys.index(of: other), other)
         }
         XCTAssertNil(ASCIIKeySet(["a"]).index(of: ""))

@@ -1,5 +1,6 @@
-@testable import RelayCore
 import XCTest
+
+@testable import RelayCore
 
 /// `checkBody(_:)` reads the usual payload shape member by member; it must answer exactly as the
 /// general path (`checkBody(_:parseJSON:)` with `JSONValue(parsing:)`) for every body.
@@ -130,7 +131,8 @@ final class LiveActivityPayloadDecodingTests: XCTestCase {
 
     /// The push log writes a JSON body's bytes without whitespace between tokens; the value is the same.
     func testLoggedBytesAreCompactAndEquivalent() throws {
-        let text = "{ \"aps\" :\n{\"event\" : \"update\", \"content-state\": {\"s\": \"a b\\\" c\\\\\", \"t\" :[1, 2 ]}}}\r\n"
+        let text =
+            "{ \"aps\" :\n{\"event\" : \"update\", \"content-state\": {\"s\": \"a b\\\" c\\\\\", \"t\" :[1, 2 ]}}}\r\n"
         let payload = PushPayload.json(Array(text.utf8))
         var out = JSONOutput()
         payload.write(to: &out)

@@ -1,5 +1,6 @@
-@testable import RelayCore
 import XCTest
+
+@testable import RelayCore
 
 final class ActivityTableTests: XCTestCase {
     func testStoreAppendsNewAndReplacesByID() {

@@ -1,5 +1,6 @@
-@testable import RelayCore
 import XCTest
+
+@testable import RelayCore
 
 /// `EmulatorEffects.serialized()` gives exactly the bytes of serializing each JSON on its own,
 /// however often a subject is shared between events, documents and push records.
@@ -9,7 +10,8 @@ final class SerializedEffectsTests: XCTestCase {
 
     private func push(_ token: String, _ aps: JSONValue) throws -> LiveActivityPushRequest {
         let headers: [(name: String, value: String)] = [
-            ("apns-push-type", "liveactivity"), ("apns-topic", bundle + ".push-type.liveactivity"), ("apns-priority", "10"),
+            ("apns-push-type", "liveactivity"), ("apns-topic", bundle + ".push-type.liveactivity"),
+            ("apns-priority", "10"),
         ]
         let body = JSONValue.object(["aps": aps]).serialized()
         return try LiveActivityPushRequest.validate(
@@ -25,7 +27,9 @@ final class SerializedEffectsTests: XCTestCase {
         XCTAssertEqual(serialized.pushRecords, effects.pushRecords.map { $0.json.serialized() }, file: file, line: line)
     }
 
-    private func assertActivitiesMatchTheirJSON(_ emulator: DeviceEmulator, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertActivitiesMatchTheirJSON(
+        _ emulator: DeviceEmulator, file: StaticString = #filePath, line: UInt = #line
+    ) {
         for activity in emulator.activities.values {
             XCTAssertEqual(activity.serializedJSON(), activity.json.serialized(), file: file, line: line)
         }
@@ -39,7 +43,8 @@ final class SerializedEffectsTests: XCTestCase {
             let activity = try emulator.startActivity(
                 body: [
                     "deviceId": .string(device.id), "bundleId": .string(bundle), "attributesType": "A",
-                    "attributes": ["name": .string("π \(index) \"quoted\"\n")], "contentState": ["n": 0], "pushType": "token",
+                    "attributes": ["name": .string("π \(index) \"quoted\"\n")], "contentState": ["n": 0],
+                    "pushType": "token",
                 ], at: start)
             tokens.append(try XCTUnwrap(activity.pushToken))
         }
@@ -57,10 +62,14 @@ final class SerializedEffectsTests: XCTestCase {
                 "event": "update", "timestamp": .number(start + Double(step)),
                 "content-state": ["n": .int(Int64(step)), "text": .string("\u{2028}step \(step)")],
             ]
-            let context = PushContext(apnsId: "apns-\(step)", uniqueId: "unique-\(step)", headers: ["x": "y"], payload: aps)
+            let context = PushContext(
+                apnsId: "apns-\(step)", uniqueId: "unique-\(step)", headers: ["x": "y"], payload: aps)
             _ = emulator.deliver(try push(token, aps), context: context, at: start + Double(step))
         }
-        let end: JSONValue = ["event": "end", "timestamp": .number(start + 10), "content-state": ["n": 9], "dismissal-date": .number(start + 60)]
+        let end: JSONValue = [
+            "event": "end", "timestamp": .number(start + 10), "content-state": ["n": 9],
+            "dismissal-date": .number(start + 60),
+        ]
         let context = PushContext(apnsId: "apns-end", uniqueId: "unique-end", headers: [:], payload: end)
         _ = emulator.deliver(try push(tokens[0], end), context: context, at: start + 10)
         _ = emulator.deliver(try push(tokens[0], end), context: context, at: start + 11)
@@ -101,7 +110,8 @@ final class SerializedEffectsTests: XCTestCase {
         ] {
             let startedAt = start + 0.123456
             let activity = LiveActivity(
-                id: "id \"1\"", deviceId: "dé\\v", bundleId: "com.example.ü", attributesType: "Type\n", attributes: attributes,
+                id: "id \"1\"", deviceId: "dé\\v", bundleId: "com.example.ü", attributesType: "Type\n",
+                attributes: attributes,
                 contentState: ["n": 1], state: .stale, staleDate: start + 5, relevanceScore: 0.25, pushToken: "ab",
                 channelId: channelId, startedAt: startedAt, systemEndAt: startedAt + 28_800, endedAt: start + 60,
                 dismissAt: start + 120, lastTimestamp: start + 1.5,

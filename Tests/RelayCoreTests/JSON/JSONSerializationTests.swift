@@ -1,5 +1,6 @@
-@testable import RelayCore
 import XCTest
+
+@testable import RelayCore
 
 final class JSONSerializationTests: XCTestCase {
     func testOutputIsCompactWithKeysSorted() {
@@ -182,7 +183,8 @@ final class JSONDoubleWritingTests: XCTestCase {
             values.append(whole + Double(Int64.random(in: 0...Int64(scale), using: &generator)) / scale)
             values.append(1_700_000_000 + Double.random(in: 0..<100_000_000, using: &generator))
             values.append(Double.random(in: 0.001..<1, using: &generator))
-            values.append(Double(bitPattern: UInt64.random(in: 0x3F50_0000_0000_0000...0x4330_0000_0000_0000, using: &generator)))
+            values.append(
+                Double(bitPattern: UInt64.random(in: 0x3F50_0000_0000_0000...0x4330_0000_0000_0000, using: &generator)))
         }
         // Clock readings to the microsecond, as the relay's system clock gives them.
         var clockReadings: [Double] = []

@@ -35,7 +35,9 @@ final class HPACKEncoderTests: XCTestCase {
     func testStatusesOfTheStaticTableAreIndexedAndIDsAreSentRaw() throws {
         var encoder = HPACKEncoder()
         var decoder = HPACKDecoder(maxTableSize: 4096, maxHeaderListSize: 1 << 20)
-        for (status, index) in [("200", 0x88), ("204", 0x89), ("206", 0x8A), ("304", 0x8B), ("400", 0x8C), ("404", 0x8D), ("500", 0x8E)] {
+        for (status, index) in [
+            ("200", 0x88), ("204", 0x89), ("206", 0x8A), ("304", 0x8B), ("400", 0x8C), ("404", 0x8D), ("500", 0x8E),
+        ] {
             XCTAssertEqual(encode(&encoder, [(":status", status)]), [UInt8(index)], status)
         }
         let other = encode(&encoder, [(":status", "429")])
@@ -51,7 +53,8 @@ final class HPACKEncoderTests: XCTestCase {
     func testEveryStaticEntryIsFoundAtItsFirstIndex() {
         for (offset, entry) in HPACKStaticTable.entries.enumerated() {
             let first = HPACKStaticTable.entries.firstIndex { $0 == entry }.map { $0 + 1 }
-            XCTAssertEqual(HPACKStaticTable.index(of: HPACKField(name: entry.name, value: entry.value)), first, "\(offset + 1)")
+            XCTAssertEqual(
+                HPACKStaticTable.index(of: HPACKField(name: entry.name, value: entry.value)), first, "\(offset + 1)")
         }
         XCTAssertNil(HPACKStaticTable.index(of: HPACKField(name: ":status", value: "429")))
         XCTAssertNil(HPACKStaticTable.index(of: HPACKField(name: ":status", value: "")))

@@ -90,7 +90,9 @@ final class HTTP2RequestValidationTests: XCTestCase {
             }
         }
         // Other bytes below 0x20 (a tab) and bytes of 0x80 and more are allowed inside a value.
-        for value in ["a\tb" + String(decoding: plain, as: UTF8.self), "ü é " + String(repeating: "\u{7f}ÿ", count: 9) + "!"] {
+        for value in [
+            "a\tb" + String(decoding: plain, as: UTF8.self), "ü é " + String(repeating: "\u{7f}ÿ", count: 9) + "!",
+        ] {
             var client = HTTP2TestClient.connected()
             XCTAssertEqual(client.send(client.headers(1, get + [("x-value", value)])), ["request 1 GET /"], value)
         }

@@ -1,6 +1,6 @@
-import RelayTestKit
 import Foundation
 import RelayNet
+import RelayTestKit
 import XCTest
 
 /// A handler that streams a large reply only while the connection is writable: the pattern the HTTP/2

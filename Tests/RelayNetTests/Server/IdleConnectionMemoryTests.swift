@@ -1,6 +1,6 @@
-import RelayTestKit
 import Foundation
 import RelayNet
+import RelayTestKit
 import XCTest
 
 /// Measures what an idle TLS connection costs the server, the figure that bounds how many a box can hold.

@@ -1,6 +1,6 @@
-import RelayTestKit
 import Foundation
 import RelayNet
+import RelayTestKit
 import XCTest
 
 /// Real clients (Python's ssl module, curl, openssl s_client) against a live server on port 0.

@@ -1,6 +1,6 @@
-import RelayTestKit
 import Foundation
 import RelayNet
+import RelayTestKit
 import XCTest
 
 /// Handshake timeouts, descriptor hygiene, connection limits and graceful shutdown.

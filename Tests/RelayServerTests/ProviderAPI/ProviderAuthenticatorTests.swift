@@ -1,8 +1,9 @@
 import Foundation
 import RelayCore
 import RelayNet
-@testable import RelayServer
 import XCTest
+
+@testable import RelayServer
 
 /// A connection's `ProviderTokenChurn` remembers the header that carried its accepted token; the
 /// answers through `ProviderAuthenticator` must stay those of the full check on every request.
@@ -13,13 +14,15 @@ final class ProviderAuthenticatorTests: XCTestCase {
     override func setUpWithError() throws {
         devKey = try P256PrivateKey()
         let keyring = ProviderKeyring(keys: [
-            ProviderKeyring.Key(teamID: "DEVTEAM000", keyID: "DEVKEY0000", publicKey: try devKey.publicKey, bundleIDs: .any)
+            ProviderKeyring.Key(
+                teamID: "DEVTEAM000", keyID: "DEVKEY0000", publicKey: try devKey.publicKey, bundleIDs: .any)
         ])
         authenticator = ProviderAuthenticator(keyring: keyring, clock: RelayTimeSource())
     }
 
     private func header(iat: Int64) throws -> String {
-        "bearer " + (try JWTSigner.makeProviderToken(teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: iat, key: devKey))
+        "bearer "
+            + (try JWTSigner.makeProviderToken(teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: iat, key: devKey))
     }
 
     private func reason(_ result: Result<ProviderToken, APNsError>) -> String? {
@@ -39,7 +42,8 @@ final class ProviderAuthenticatorTests: XCTestCase {
         let spaced = ageing.replacingOccurrences(of: "bearer ", with: "bearer   ")
         XCTAssertNil(reason(authenticator.authenticate(spaced, context: context)))
         // A different token within 20 minutes is refused and leaves the remembered one in place.
-        XCTAssertEqual(reason(authenticator.authenticate(try header(iat: now), context: context)), "TooManyProviderTokenUpdates")
+        XCTAssertEqual(
+            reason(authenticator.authenticate(try header(iat: now), context: context)), "TooManyProviderTokenUpdates")
         XCTAssertEqual(context.providerTokens.currentAuthorization, spaced)
         XCTAssertEqual(reason(authenticator.authenticate(nil, context: context)), "MissingProviderToken")
         Thread.sleep(forTimeInterval: 2.2)

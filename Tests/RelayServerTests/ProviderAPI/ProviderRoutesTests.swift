@@ -77,8 +77,10 @@ final class ProviderRoutesTests: XCTestCase {
 
     func testAConnectionRemembersItsLatestRedactedTokenOnly() {
         let connection = ConnectionContext()
-        let first = ProviderToken(raw: "a.b.c", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, signingInput: [], signature: [])
-        let second = ProviderToken(raw: "d.e.f", keyID: "K2", teamID: "T", issuedAt: 1_700_000_000.5, signingInput: [], signature: [])
+        let first = ProviderToken(
+            raw: "a.b.c", keyID: "K", teamID: "T", issuedAt: 1_700_000_000, signingInput: [], signature: [])
+        let second = ProviderToken(
+            raw: "d.e.f", keyID: "K2", teamID: "T", issuedAt: 1_700_000_000.5, signingInput: [], signature: [])
         for token in [first, first, second, first, nil] {
             XCTAssertEqual(connection.redactedAuthorization(token), ProviderRequestRecord.redacted(token))
         }

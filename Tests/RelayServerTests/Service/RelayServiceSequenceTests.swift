@@ -28,11 +28,13 @@ final class RelayServiceSequenceTests: XCTestCase {
         let committed = expectation(description: "committed")
         committed.expectedFulfillmentCount = count
         for _ in 0..<count {
-            service.perform({ emulator, now in
-                emulator.record(RelayEvent(type: .clock, at: now, subjectKey: "clock", subject: ["n": 1]))
-            }) { result in
-                if case .success = result { committed.fulfill() }
-            }
+            service.perform(
+                { emulator, now in
+                    emulator.record(RelayEvent(type: .clock, at: now, subjectKey: "clock", subject: ["n": 1]))
+                },
+                completion: { result in
+                    if case .success = result { committed.fulfill() }
+                })
         }
         wait(for: [committed], timeout: 30)
     }

@@ -38,9 +38,10 @@ final class DatabaseTests: XCTestCase {
         let reopened = try Database(path: path)
         XCTAssertEqual(try pragma(reopened, "page_size"), "4096")
         XCTAssertEqual(try pragma(reopened, "wal_autocheckpoint"), "8192")
-        XCTAssertEqual(try reopened.withStatement("SELECT a FROM t") { statement throws(StoreError) in
-            try statement.step() ? statement.int64(0) : 0
-        }, 1)
+        XCTAssertEqual(
+            try reopened.withStatement("SELECT a FROM t") { statement throws(StoreError) in
+                try statement.step() ? statement.int64(0) : 0
+            }, 1)
     }
 
     func testNormalSynchronousIsConfigurable() throws {

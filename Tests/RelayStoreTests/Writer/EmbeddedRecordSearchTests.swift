@@ -1,5 +1,6 @@
-@testable import RelayStore
 import XCTest
+
+@testable import RelayStore
 
 /// `EmbeddedRecord.offset(of:in:)` answers as a plain search does: the first place, or none.
 final class EmbeddedRecordSearchTests: XCTestCase {

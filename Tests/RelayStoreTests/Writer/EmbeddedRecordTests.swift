@@ -17,7 +17,8 @@ final class EmbeddedRecordTests: XCTestCase {
     /// A push and the `push.received` event that carries its record, as the service builds them.
     private static func pushBatch(_ seq: Int64, _ apnsId: String, at time: Double = 1_000) -> StoreBatch {
         let record = record(apnsId)
-        let data = Sample.bytes(#"{"at":\#(time),"push":"#) + record + Sample.bytes(#","seq":\#(seq),"type":"push.received"}"#)
+        let data =
+            Sample.bytes(#"{"at":\#(time),"push":"#) + record + Sample.bytes(#","seq":\#(seq),"type":"push.received"}"#)
         var push = Sample.push(apnsId, at: time)
         push.record = record
         return StoreBatch([
@@ -63,7 +64,9 @@ final class EmbeddedRecordTests: XCTestCase {
     func testPruningEventsCopiesTheRecordsTheyCarryIntoThePushLog() throws {
         let store = try Store(path: path)
         defer { store.close() }
-        for seq in Int64(1)...4 { try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100)) }
+        for seq in Int64(1)...4 {
+            try store.writer.submitAndWait(Self.pushBatch(seq, "p\(seq)", at: Double(seq) * 100))
+        }
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(3)]))
         try store.writer.submitAndWait(StoreBatch([.pruneEventsBefore(350)]))
         let copied = Int64(Self.record("p1").count)
@@ -71,7 +74,8 @@ final class EmbeddedRecordTests: XCTestCase {
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10), [])
         XCTAssertEqual(try rows().map { $0[0] }, [nil, nil, nil, nil])
-        XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.push.record), (1...4).reversed().map { Self.record("p\($0)") })
+        XCTAssertEqual(
+            try store.reader.pushes(limit: 10).map(\.push.record), (1...4).reversed().map { Self.record("p\($0)") })
     }
 
     func testReferencesSurviveAReopen() throws {
@@ -99,7 +103,8 @@ final class EmbeddedRecordTests: XCTestCase {
     }
 
     /// An activity document and the `activity.updated` event that carries its body.
-    private static func documentBatch(_ seq: Int64, _ id: String, state: String, at time: Double = 1_000) -> StoreBatch {
+    private static func documentBatch(_ seq: Int64, _ id: String, state: String, at time: Double = 1_000) -> StoreBatch
+    {
         let body = Sample.bytes(#"{"id":"\#(id)","state":"\#(state)"}"#)
         let data = Sample.bytes(#"{"activity":"#) + body + Sample.bytes(#","at":\#(time),"seq":\#(seq)}"#)
         var document = Sample.document("activity", id, device: "d1", bundle: "app.one")
@@ -138,7 +143,9 @@ final class EmbeddedRecordTests: XCTestCase {
         // Written again without an event: the body is back in its row.
         try store.writer.submitAndWait(
             StoreBatch([.upsertDocument(Sample.document("activity", "a1", device: "d1", bundle: "app.one"))]))
-        XCTAssertEqual(try store.reader.document(kind: "activity", id: "a1"), Sample.document("activity", "a1", device: "d1", bundle: "app.one"))
+        XCTAssertEqual(
+            try store.reader.document(kind: "activity", id: "a1"),
+            Sample.document("activity", "a1", device: "d1", bundle: "app.one"))
         XCTAssertEqual(try documentRows().first?.first, .some(nil))
     }
 

@@ -80,12 +80,19 @@ final class StoreWriterTests: XCTestCase {
         defer { store.close() }
         try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(5))]))
         // Alone, and then among others: its events 6 and 7 are applied before its third write fails.
-        let bad = StoreBatch([.appendEvent(Sample.event(6)), .appendEvent(Sample.event(7)), .appendEvent(Sample.event(7))])
+        let bad = StoreBatch([
+            .appendEvent(Sample.event(6)), .appendEvent(Sample.event(7)), .appendEvent(Sample.event(7)),
+        ])
         XCTAssertThrowsError(try store.writer.submitAndWait(bad))
         try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(6))]))
         let results = Results()
         let group = [
-            ("bad", StoreBatch([.appendEvent(Sample.event(7)), .appendEvent(Sample.event(8)), .appendEvent(Sample.event(2))])),
+            (
+                "bad",
+                StoreBatch([
+                    .appendEvent(Sample.event(7)), .appendEvent(Sample.event(8)), .appendEvent(Sample.event(2)),
+                ])
+            ),
             ("good", StoreBatch([.appendEvent(Sample.event(7))])),
         ]
         for (name, batch) in group { store.writer.submit(batch) { result in results.add(name, result) } }

@@ -167,7 +167,8 @@ struct Workload {
     static func startBody(activity index: Int, deviceId: String) -> JSONValue {
         let app = app(of: index)
         return [
-            "deviceId": .string(deviceId), "bundleId": .string(app.bundleId), "attributesType": .string(app.attributesType),
+            "deviceId": .string(deviceId), "bundleId": .string(app.bundleId),
+            "attributesType": .string(app.attributesType),
             "attributes": app.attributes(index), "contentState": app.contentState(step: 0, at: 0), "pushType": "token",
         ]
     }
@@ -213,7 +214,8 @@ struct Workload {
         headers.append(("apns-expiration", String(Int64(time) + 3600)))
         headers.append(("apns-id", uuid()))
         return WirePush(
-            time: time, path: LiveActivityPushRequest.pathPrefix + tokens[index], headers: headers, body: body.serialized())
+            time: time, path: LiveActivityPushRequest.pathPrefix + tokens[index], headers: headers,
+            body: body.serialized())
     }
 
     /// A lowercase version-4 UUID from the workload's generator.

@@ -193,7 +193,9 @@ if pipelined {
     for (loop, time) in threadCPU.enumerated() {
         line(
             "  thread \(loop + 1)",
-            String(format: "%7.3f s  %.2f µs/push  %4.0f%% of the wall time", time, time / Double(pushes) * 1e6, time / core * 100))
+            String(
+                format: "%7.3f s  %.2f µs/push  %4.0f%% of the wall time", time, time / Double(pushes) * 1e6,
+                time / core * 100))
     }
 } else {
     line(
@@ -202,19 +204,23 @@ if pipelined {
             format: "%7.3f s  %.2f µs/push (this thread's CPU time; less than wall when the machine is busy)",
             coreCPU, coreCPU / Double(pushes) * 1e6))
     for (name, time) in [("  validate", validate), ("  deliver", deliver), ("  effects", effects)] {
-        line(name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100))
+        line(
+            name, String(format: "%7.3f s  %.2f µs/push  %4.1f%%", time, time / Double(pushes) * 1e6, time / core * 100)
+        )
     }
     line(
         "  other",
         String(
-            format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)", core - validate - deliver - effects,
+            format: "%7.3f s  (loop, counting; clock reads ~%.3f s at %.0f ns each)",
+            core - validate - deliver - effects,
             overhead, timerCost * 1e9))
 }
 if render {
     line(
         "render",
         String(
-            format: "%7.3f s  %.2f µs/push (JSON of every event, document and push record, %d MB; not counted)", rendering,
+            format: "%7.3f s  %.2f µs/push (JSON of every event, document and push record, %d MB; not counted)",
+            rendering,
             rendering / Double(pushes) * 1e6, server.renderedBytes / 1_000_000))
 }
 line("total", String(format: "%7.3f s  (setup + client + core%@)", setupTime + runWall, render ? " + render" : ""))
@@ -222,8 +228,11 @@ line("rates", "\(short(Double(pushes) / core)) pushes/s, \(short(Double(tally.ev
 line("effects", "\(tally.events) events, \(tally.pushRecords) push records, \(tally.documents) document writes")
 line(
     "events",
-    RelayEventType.all.filter { tally.events($0) > 0 }.map { "\($0.rawValue) \(tally.events($0))" }.joined(separator: ", "))
-line("outcomes", tally.pushesByOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+    RelayEventType.all.filter { tally.events($0) > 0 }.map { "\($0.rawValue) \(tally.events($0))" }.joined(
+        separator: ", "))
+line(
+    "outcomes", tally.pushesByOutcome.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+)
 line(
     "refusals",
     tally.pushesByReason.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
