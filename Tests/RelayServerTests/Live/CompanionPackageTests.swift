@@ -7,19 +7,17 @@ import XCTest
 /// several sessions (`bench-engine-server`). These tests build them, in debug, in their own
 /// `.build` folders.
 final class CompanionPackageTests: XCTestCase {
-    /// The repository's root: three directories above this file's own (`Tests/RelayServerTests/Live`).
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     /// Every benchmark program compiles and links.
     func testTheBenchmarksBuild() throws {
-        try build(["--package-path", Self.root.appendingPathComponent("bench").path])
+        try build(["--package-path", Fixtures.repositoryRoot.appendingPathComponent("bench").path])
     }
 
     /// The fuzzer's module compiles. Only `fuzz/run.sh` links it, since linking needs libFuzzer
     /// and the sanitizer flags.
     func testTheFuzzTargetsCompile() throws {
-        try build(["--package-path", Self.root.appendingPathComponent("fuzz").path, "--target", "relay-fuzz"])
+        try build([
+            "--package-path", Fixtures.repositoryRoot.appendingPathComponent("fuzz").path, "--target", "relay-fuzz",
+        ])
     }
 
     private func build(_ arguments: [String]) throws {

@@ -5,13 +5,9 @@ import XCTest
 /// Every Swift source of the repository follows its `.swift-format`, so style never drifts between
 /// sessions: `swift format lint --strict` (the toolchain's own formatter) must find nothing.
 final class SourceFormatTests: XCTestCase {
-    /// The repository's root: three directories above this file's own (`Tests/RelayServerTests/Live`).
-    private static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
     func testEverySourceFollowsTheFormat() throws {
         let folders = ["Sources", "Tests", "bench/Sources", "fuzz/Sources"].map {
-            Self.root.appendingPathComponent($0).path
+            Fixtures.repositoryRoot.appendingPathComponent($0).path
         }
         for folder in folders {
             XCTAssertTrue(FileManager.default.fileExists(atPath: folder), "\(folder) is missing")
