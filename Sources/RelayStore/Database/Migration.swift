@@ -1,17 +1,27 @@
-/// One step of the schema's history: the SQL that takes the file from `version - 1` to `version`.
+/// One step of the schema's history: the SQL that takes the file from `version - 1` to `version`,
+/// and for a step that moves data into a new shape, the code that does it after that SQL.
 ///
 /// The file's `PRAGMA user_version` records the last step applied, so applying a list again does
 /// nothing, and an old file is brought forward step by step.
-public struct Migration: Sendable, Equatable {
+public struct Migration: Sendable {
     /// The version this step produces; steps are numbered 1, 2, 3, ... with no gaps.
     public var version: Int32
     /// One or more `;`-separated statements.
     public var sql: String
+    /// Run after `sql`, in the same transaction.
+    var convert: (@Sendable (Database) throws(StoreError) -> Void)?
 
     /// A step producing `version` by running `sql`.
     public init(version: Int32, sql: String) {
         self.version = version
         self.sql = sql
+    }
+
+    /// A step producing `version` by running `sql`, then `convert`.
+    init(version: Int32, sql: String, convert: @escaping @Sendable (Database) throws(StoreError) -> Void) {
+        self.version = version
+        self.sql = sql
+        self.convert = convert
     }
 }
 
@@ -38,6 +48,7 @@ extension Database {
             }
             for step in migrations.dropFirst(Int(current)) {
                 try execute(step.sql)
+                try step.convert?(self)
                 try setUserVersion(step.version)
             }
             return latest

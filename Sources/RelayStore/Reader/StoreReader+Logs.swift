@@ -5,53 +5,49 @@ extension StoreReader {
     public func events(after seq: Int64, limit: Int, filter: StoredEventFilter = .all) throws(StoreError)
         -> [StoredEvent]
     {
-        var sql =
-            "SELECT seq, type, at, device_id, bundle_id, activity_id, alarm_id, relay_data(data) FROM events WHERE seq > ?1"
-        if filter.deviceId != nil { sql += " AND device_id = ?3" }
-        if filter.bundleId != nil { sql += " AND bundle_id = ?4" }
-        if filter.activityId != nil { sql += " AND activity_id = ?5" }
-        if filter.alarmId != nil { sql += " AND alarm_id = ?6" }
-        // Sorted so that the same set of types always reuses the same cached statement shape.
-        let types = filter.types.map { $0.sorted() }
-        if let types {
-            guard types.count <= StoredEventFilter.maxTypes else {
-                throw .store(
-                    "read events", "filter names \(types.count) types, at most \(StoredEventFilter.maxTypes) allowed")
-            }
-            if types.isEmpty { return [] }
-            sql += " AND type IN (" + (0..<types.count).map { "?\(7 + $0)" }.joined(separator: ", ") + ")"
+        if let types = filter.types, types.count > StoredEventFilter.maxTypes {
+            throw .store(
+                "read events", "filter names \(types.count) types, at most \(StoredEventFilter.maxTypes) allowed")
         }
-        sql += " ORDER BY seq LIMIT ?2"
-        return try read { database throws(StoreError) in
-            try database.withStatement(sql) { statement throws(StoreError) in
-                try statement.bind(seq, at: 1)
-                try statement.bind(Self.clamp(limit), at: 2)
-                if let value = filter.deviceId { try statement.bind(value, at: 3) }
-                if let value = filter.bundleId { try statement.bind(value, at: 4) }
-                if let value = filter.activityId { try statement.bind(value, at: 5) }
-                if let value = filter.alarmId { try statement.bind(value, at: 6) }
-                for (offset, type) in (types ?? []).enumerated() { try statement.bind(type, at: Int32(7 + offset)) }
-                var events: [StoredEvent] = []
-                while try statement.step() {
+        let limit = Int(Self.clamp(limit))
+        guard limit > 0, filter.types?.isEmpty != true else { return [] }
+        return try readLogs { database, marks throws(StoreError) in
+            let after = marks.eventsFrom == Int64.min ? seq : max(seq, marks.eventsFrom - 1)
+            var events: [StoredEvent] = []
+            try database.forEachLogBlock(withEventsAfter: after) { contents throws(StoreError) in
+                for event in contents.events where event.seq > after && filter.matches(event) {
                     events.append(
                         StoredEvent(
-                            seq: statement.int64(0), type: statement.text(1) ?? "", at: statement.double(2),
-                            deviceId: statement.text(3), bundleId: statement.text(4), activityId: statement.text(5),
-                            alarmId: statement.text(6), data: statement.blob(7) ?? []))
+                            seq: event.seq, type: event.type, at: event.at, deviceId: event.deviceId,
+                            bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
+                            data: try contents.data(of: event)))
+                    if events.count == limit { return false }
                 }
-                return events
+                return true
             }
+            return events
         }
     }
 
     /// The smallest `seq` still in the log, or nil when it is empty.
     public func oldestEventSeq() throws(StoreError) -> Int64? {
-        try optionalInteger("SELECT min(seq) FROM events")
+        try readLogs { database, marks throws(StoreError) in
+            // The mark is an event's seq or past the last: the first block at it starts there.
+            let sql = "SELECT max(first_seq, ?1) FROM log_blocks WHERE last_seq >= ?1 ORDER BY last_seq LIMIT 1"
+            return try database.optionalInteger(sql) { statement throws(StoreError) in
+                try statement.bind(marks.eventsFrom, at: 1)
+            }
+        }
     }
 
     /// The largest `seq` in the log, or nil when it is empty.
     public func latestEventSeq() throws(StoreError) -> Int64? {
-        try optionalInteger("SELECT max(seq) FROM events")
+        try readLogs { database, marks throws(StoreError) in
+            let sql = "SELECT last_seq FROM log_blocks WHERE last_seq >= ?1 ORDER BY last_seq DESC LIMIT 1"
+            return try database.optionalInteger(sql) { statement throws(StoreError) in
+                try statement.bind(marks.eventsFrom, at: 1)
+            }
+        }
     }
 
     // MARK: - Pushes
@@ -59,53 +55,68 @@ extension StoreReader {
     /// Up to `limit` push log entries matching `filter`, newest first; `before` pages further
     /// back (only entries with an id below it). Each comes with its whole record, wherever it is kept.
     public func pushes(filter: PushFilter = .all, before: Int64? = nil, limit: Int) throws(StoreError) -> [StoredPush] {
-        // A record kept as a reference (`EmbeddedRecord`) is cut out of its event's data.
-        var sql = """
-            SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at,
-                CASE WHEN event_seq IS NULL THEN record ELSE
-                    (SELECT relay_data(data, pushes.record_offset, pushes.record_length) FROM events
-                    WHERE seq = pushes.event_seq) END
-            FROM pushes WHERE 1
-            """
-        if before != nil { sql += " AND id < ?2" }
-        if filter.token != nil { sql += " AND token = ?3" }
-        if filter.apnsId != nil { sql += " AND apns_id = ?4" }
-        if filter.uniqueId != nil { sql += " AND unique_id = ?5" }
-        if filter.channelId != nil { sql += " AND channel_id = ?6" }
-        if filter.bundleId != nil { sql += " AND bundle_id = ?7" }
-        sql += " ORDER BY id DESC LIMIT ?1"
-        return try read { database throws(StoreError) in
-            try database.withStatement(sql) { statement throws(StoreError) in
-                try statement.bind(Self.clamp(limit), at: 1)
-                if let before { try statement.bind(before, at: 2) }
-                if let value = filter.token { try statement.bind(value, at: 3) }
-                if let value = filter.apnsId { try statement.bind(value, at: 4) }
-                if let value = filter.uniqueId { try statement.bind(value, at: 5) }
-                if let value = filter.channelId { try statement.bind(value, at: 6) }
-                if let value = filter.bundleId { try statement.bind(value, at: 7) }
-                var pushes: [StoredPush] = []
-                while try statement.step() {
-                    let push = PushLogEntry(
-                        apnsId: statement.text(1), uniqueId: statement.text(2), token: statement.text(3),
-                        channelId: statement.text(4), bundleId: statement.text(5), receivedAt: statement.double(6),
-                        record: statement.blob(7) ?? [])
-                    pushes.append(StoredPush(id: statement.int64(0), push: push))
+        let limit = Int(Self.clamp(limit))
+        guard limit > 0 else { return [] }
+        return try readLogs { database, marks throws(StoreError) in
+            var pushes: [StoredPush] = []
+            try database.forEachLogBlock(withPushesFrom: marks.pushesFrom, before: before) {
+                contents throws(StoreError) in
+                for push in contents.pushes.reversed()
+                where push.id >= marks.pushesFrom && push.id < (before ?? Int64.max) && filter.matches(push) {
+                    let entry = PushLogEntry(
+                        apnsId: push.apnsId, uniqueId: push.uniqueId, token: push.token, channelId: push.channelId,
+                        bundleId: push.bundleId, receivedAt: push.receivedAt, record: try contents.record(of: push))
+                    pushes.append(StoredPush(id: push.id, push: entry))
+                    if pushes.count == limit { return false }
                 }
-                return pushes
+                return true
             }
+            return pushes
         }
     }
 
     /// How many entries the push log holds.
     public func pushCount() throws(StoreError) -> Int {
-        Int(try optionalInteger("SELECT count(*) FROM pushes") ?? 0)
+        try readLogs { database, marks throws(StoreError) in
+            let sql = "SELECT coalesce(sum(push_count), 0) FROM log_blocks WHERE last_push_id >= ?1"
+            let all = try database.optionalInteger(sql) { statement throws(StoreError) in
+                try statement.bind(marks.pushesFrom, at: 1)
+            }
+            // Less the entries below the mark in the block it falls in.
+            var hidden = 0
+            try database.forEachLogBlock(withPushesFrom: marks.pushesFrom, before: marks.pushesFrom) {
+                contents throws(StoreError) in
+                hidden += contents.pushes.count { $0.id < marks.pushesFrom }
+                return true
+            }
+            return Int(all ?? 0) - hidden
+        }
     }
 
-    private func optionalInteger(_ sql: String) throws(StoreError) -> Int64? {
+    /// Runs `body` in one read transaction with the logs' marks, so marks and blocks are of one commit.
+    private func readLogs<T>(_ body: (Database, LogMarks) throws(StoreError) -> T) throws(StoreError) -> T {
         try read { database throws(StoreError) in
-            try database.withStatement(sql) { statement throws(StoreError) in
-                try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+            try database.transaction(.deferred) { () throws(StoreError) -> T in
+                try body(database, try database.logMarks())
             }
         }
+    }
+}
+
+extension StoredEventFilter {
+    /// Whether `event` passes every condition set.
+    func matches(_ event: LogBlock.Event) -> Bool {
+        (deviceId == nil || event.deviceId == deviceId) && (bundleId == nil || event.bundleId == bundleId)
+            && (activityId == nil || event.activityId == activityId) && (alarmId == nil || event.alarmId == alarmId)
+            && (types == nil || types?.contains(event.type) == true)
+    }
+}
+
+extension PushFilter {
+    /// Whether `push` passes every condition set.
+    func matches(_ push: LogBlock.Push) -> Bool {
+        (token == nil || push.token == token) && (apnsId == nil || push.apnsId == apnsId)
+            && (uniqueId == nil || push.uniqueId == uniqueId) && (channelId == nil || push.channelId == channelId)
+            && (bundleId == nil || push.bundleId == bundleId)
     }
 }

@@ -64,64 +64,67 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     /// Read in one transaction, so rows and log are of the same commit.
     private func currentDocuments(kind: String, id: String?) throws(StoreError) -> [StoredDocument] {
         let idFilter = id == nil ? "" : " AND id = ?2"
-        let rowsSQL = "SELECT \(Self.documentColumns), as_of FROM documents WHERE kind = ?1\(idFilter) ORDER BY id"
-        let carriedSQL = """
-            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, relay_data(data, doc_offset, doc_length), seq
-            FROM (
-                SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, data, doc_offset, doc_length, max(seq) AS seq
-                FROM events
-                WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?3), -9223372036854775808)
-                    AND doc_kind = ?1\(id == nil ? "" : " AND doc_id = ?2")
-                GROUP BY doc_id)
+        let rowsSQL = """
+            SELECT kind, id, device_id, bundle_id, state, body, event_seq, body_offset, body_length, as_of
+            FROM documents WHERE kind = ?1\(idFilter) ORDER BY id
             """
         return try read { database throws(StoreError) in
             try database.transaction(.deferred) { () throws(StoreError) -> [StoredDocument] in
                 var documents: [StoredDocument] = []
                 var asOf: [Int64?] = []
                 var position: [String: Int] = [:]
-                try database.withStatement(rowsSQL) { statement throws(StoreError) in
-                    try statement.bind(kind, at: 1)
-                    if let id { try statement.bind(id, at: 2) }
-                    while try statement.step() {
-                        position[statement.text(1) ?? ""] = documents.count
-                        documents.append(Self.document(statement))
-                        asOf.append(statement.isNull(6) ? nil : statement.int64(6))
+                // Bodies kept as references into events, read block by block once all rows are in.
+                var referring: [Int] = []
+                var requests: [EventSliceRequest] = []
+                try database.withStatement(rowsSQL) { row throws(StoreError) in
+                    try row.bind(kind, at: 1)
+                    if let id { try row.bind(id, at: 2) }
+                    while try row.step() {
+                        position[row.text(1) ?? ""] = documents.count
+                        if !row.isNull(6) {
+                            referring.append(documents.count)
+                            requests.append(
+                                EventSliceRequest(
+                                    seq: row.int64(6), offset: Int(row.int64(7)), length: Int(row.int64(8))))
+                        }
+                        documents.append(
+                            StoredDocument(
+                                kind: row.text(0) ?? "", id: row.text(1) ?? "", deviceId: row.text(2),
+                                bundleId: row.text(3), state: row.text(4), body: row.blob(5) ?? []))
+                        asOf.append(row.isNull(9) ? nil : row.int64(9))
                     }
                 }
+                for (index, body) in zip(referring, try database.eventSlices(requests)) {
+                    documents[index].body = body
+                }
                 var added = false
-                try database.withStatement(carriedSQL) { statement throws(StoreError) in
-                    try statement.bind(kind, at: 1)
-                    if let id { try statement.bind(id, at: 2) }
-                    try statement.bind(StoreSchema.documentsThroughKey, at: 3)
-                    while try statement.step() {
-                        let seq = statement.int64(6)
-                        let carried = Self.document(statement)
-                        if let index = position[carried.id] {
-                            if let rowAsOf = asOf[index], rowAsOf >= seq { continue }
-                            documents[index] = carried
-                        } else {
-                            documents.append(carried)
-                            added = true
-                        }
+                let through = try database.metaInteger(StoreSchema.documentsThroughKey) ?? Int64.min
+                // The latest carrying event of each document, with its block; bodies cut out after.
+                var carried: [String: (event: LogBlock.Event, block: LogBlock.Contents)] = [:]
+                try database.forEachLogBlock(withEventsAfter: through) { contents throws(StoreError) in
+                    for event in contents.events where event.seq > through {
+                        guard let note = event.carried, note.kind == kind, id == nil || note.id == id else { continue }
+                        carried[note.id] = (event, contents)
+                    }
+                    return true
+                }
+                for (event, block) in carried.values {
+                    guard let note = event.carried else { continue }
+                    if let index = position[note.id], let rowAsOf = asOf[index], rowAsOf >= event.seq { continue }
+                    let document = StoredDocument(
+                        kind: kind, id: note.id, deviceId: event.deviceId, bundleId: event.bundleId, state: note.state,
+                        body: try block.slice(seq: event.seq, offset: note.offset, length: note.length))
+                    if let index = position[note.id] {
+                        documents[index] = document
+                    } else {
+                        documents.append(document)
+                        added = true
                     }
                 }
                 if added { documents.sort { $0.id.utf8.lexicographicallyPrecedes($1.id.utf8) } }
                 return documents
             }
         }
-    }
-
-    /// A document's columns, its body cut out of its event when it is kept as a reference (`EmbeddedRecord`).
-    private static let documentColumns = """
-        kind, id, device_id, bundle_id, state, CASE WHEN event_seq IS NULL THEN body ELSE
-            (SELECT relay_data(data, documents.body_offset, documents.body_length) FROM events
-            WHERE seq = documents.event_seq) END
-        """
-
-    private static func document(_ row: Statement) -> StoredDocument {
-        StoredDocument(
-            kind: row.text(0) ?? "", id: row.text(1) ?? "", deviceId: row.text(2), bundleId: row.text(3),
-            state: row.text(4), body: row.blob(5) ?? [])
     }
 
     // MARK: - Meta

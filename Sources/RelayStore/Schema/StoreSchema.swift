@@ -35,6 +35,15 @@
 /// before stay as they are and read the same; offsets into an event's data (documents, push
 /// records) count in the unpacked data, which the SQL function `relay_data` gives. The version
 /// keeps an older relay, which would read packed data as it is, from opening the file.
+///
+/// Since version 6 the event log and the push log are one table, `log_blocks`: a row per commit
+/// that appends to either, holding that commit's events and push log entries in one blob
+/// (`LogBlock`), with the range of event seqs and push log ids it holds, each indexed by its
+/// end. What the rows of `events` and `pushes` held moves into blocks at the migration (records
+/// kept as references into pruned-then events become their bytes), and those tables go.
+/// Pruning moves a mark (`eventsFromKey`, `pushesFromKey`) past what it removes and deletes the
+/// blocks with nothing visible left. A document row's `event_seq` and a carried document are
+/// found by seq, in whichever block holds it.
 public enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
     public static let migrations: [Migration] = [
@@ -133,6 +142,22 @@ public enum StoreSchema {
             sql: """
                 INSERT OR REPLACE INTO meta (key, value) VALUES ('store.eventData', CAST('lz4-1' AS BLOB));
                 """),
+        Migration(
+            version: 6,
+            sql: """
+                CREATE TABLE log_blocks (
+                    id INTEGER PRIMARY KEY,
+                    first_seq INTEGER,
+                    last_seq INTEGER,
+                    first_push_id INTEGER,
+                    last_push_id INTEGER,
+                    event_count INTEGER NOT NULL,
+                    push_count INTEGER NOT NULL,
+                    data BLOB NOT NULL
+                );
+                CREATE INDEX log_blocks_seq ON log_blocks (last_seq) WHERE last_seq IS NOT NULL;
+                CREATE INDEX log_blocks_push ON log_blocks (last_push_id) WHERE last_push_id IS NOT NULL;
+                """, convert: moveLogsIntoBlocks),
     ]
 
     /// The meta key under which the writer keeps the highest push log id it has handed out
@@ -143,6 +168,72 @@ public enum StoreSchema {
     /// The meta key under which the writer keeps the `seq` (decimal text) through which every
     /// document an event carries is written to `documents`; later events may carry newer versions.
     public static let documentsThroughKey = "store.documentsThrough"
+
+    /// The meta keys of the marks below which pruning removed events (a `seq`) and push log
+    /// entries (an id), as decimal text (see `LogMarks`).
+    static let eventsFromKey = "store.eventsFrom"
+    static let pushesFromKey = "store.pushesFrom"
+
+    /// How many records the migration to version 6 puts in one block.
+    static let migratedBlockSize = 1_000
+
+    /// Step 6's conversion: the rows of `events`, then those of `pushes`, into blocks of
+    /// `migratedBlockSize`, in order; then the old tables go. A push record kept as a reference
+    /// (`EmbeddedRecord`) is cut out of its event here, since the event is in another block.
+    @Sendable static func moveLogsIntoBlocks(_ database: Database) throws(StoreError) {
+        var builder = LogBlockBuilder()
+        let events = """
+            SELECT seq, at, type, device_id, bundle_id, activity_id, alarm_id,
+                doc_kind, doc_id, doc_state, doc_offset, doc_length, data
+            FROM events ORDER BY seq
+            """
+        try database.withStatement(events) { row throws(StoreError) in
+            while try row.step() {
+                let carried = row.text(7).map { kind in
+                    LogBlock.Carried(
+                        kind: kind, id: row.text(8) ?? "", state: row.text(9), offset: Int(row.int64(10)),
+                        length: Int(row.int64(11)))
+                }
+                (row.blob(12) ?? []).withUnsafeBytes { stored in
+                    builder.appendEvent(
+                        seq: row.int64(0), at: row.double(1), type: row.text(2) ?? "", deviceId: row.text(3),
+                        bundleId: row.text(4), activityId: row.text(5), alarmId: row.text(6), carried: carried,
+                        stored: stored)
+                }
+                if builder.eventCount >= migratedBlockSize {
+                    try database.insertLogBlock(builder)
+                    builder.reset()
+                }
+            }
+        }
+        try database.insertLogBlock(builder)
+        builder.reset()
+        let pushes = """
+            SELECT id, apns_id, unique_id, token, channel_id, bundle_id, received_at,
+                CASE WHEN event_seq IS NULL THEN record ELSE coalesce(
+                    (SELECT relay_data(data, pushes.record_offset, pushes.record_length) FROM events
+                    WHERE seq = pushes.event_seq), x'') END
+            FROM pushes ORDER BY id
+            """
+        try database.withStatement(pushes) { row throws(StoreError) in
+            while try row.step() {
+                let entry = PushLogEntry(
+                    apnsId: row.text(1), uniqueId: row.text(2), token: row.text(3), channelId: row.text(4),
+                    bundleId: row.text(5), receivedAt: row.double(6), record: row.blob(7) ?? [])
+                builder.appendPush(id: row.int64(0), entry, embeddedIn: nil)
+                if builder.pushCount >= migratedBlockSize {
+                    try database.insertLogBlock(builder)
+                    builder.reset()
+                }
+            }
+        }
+        try database.insertLogBlock(builder)
+        try database.execute(
+            """
+            DROP TABLE events;
+            DROP TABLE pushes;
+            """)
+    }
 
     /// The version a fully migrated file has.
     public static var latestVersion: Int32 { Int32(migrations.count) }

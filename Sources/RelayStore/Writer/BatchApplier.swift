@@ -1,13 +1,15 @@
 /// Applies `StoreBatch`es on the writer's connection, inside whatever transaction is open.
 ///
-/// The writes every push makes (a document, two events, a push log entry) run on statements
-/// prepared once and held here, not looked up by their SQL text each time. An event's data is
-/// packed (`EventPacking`) as it is bound. A document whose lookup columns did not change is
+/// The document writes run on statements prepared once and held here, not looked up by their
+/// SQL text each time. Events and push log entries are appended to the open transaction's log
+/// block (`LogBlock`), which the writer inserts as one row just before COMMIT (`writeBlock`); an
+/// event's data is packed (`EventPacking`) as it is appended. A document whose lookup columns did not change is
 /// rewritten with an UPDATE of its body and state only, which leaves the `documents` indexes
 /// alone (an upsert rewrites every indexed column it sets). Push log ids are handed out here,
 /// one past the highest ever given (see `StoreSchema.lastPushIDKey`). A document body or push
 /// record that an event of the same batch carries is stored as a reference to it
-/// (`EmbeddedRecord`); before events are pruned, such values are copied into their rows.
+/// (`EmbeddedRecord`); before events are pruned, document bodies kept so are copied into their
+/// rows (a push record always refers to an event of its own block, which stays while the entry does).
 ///
 /// A document carried by an event of its batch (an activity's `activity.updated`, say) is not
 /// written to its row at all: the event's row says which document it carries, and about once a
@@ -31,9 +33,9 @@ final class BatchApplier {
     private let packer = EventPacker()
     private var updateDocument: Statement?
     private var upsertDocument: Statement?
-    private var appendEvent: Statement?
-    private var appendPush: Statement?
     private var flushCarried: Statement?
+    /// The open transaction's log block: what it appended to the event and push logs.
+    private var block = LogBlockBuilder()
     /// The highest push log id handed out; nil until the first push needs it.
     private var lastPushID: Int64?
     /// The highest event `seq` committed or applied in the open transaction (`Int64.min` for an
@@ -89,26 +91,36 @@ final class BatchApplier {
     func close() {
         updateDocument = nil
         upsertDocument = nil
-        appendEvent = nil
-        appendPush = nil
         flushCarried = nil
     }
 
-    /// Applies every write of `batch`, in order. When a write fails, what the applier remembers
-    /// of the log is forgotten, since the caller undoes the batch (or the whole transaction).
+    /// Applies every write of `batch`, in order. When a write fails, what the batch appended to
+    /// the log block is dropped and what the applier remembers of the log is forgotten, since the
+    /// caller undoes the batch (in its savepoint, or with the whole transaction).
     func apply(_ batch: StoreBatch) throws(StoreError) {
+        let mark = block.mark
         do throws(StoreError) {
             try applyWrites(of: batch)
         } catch {
-            transactionUndone()
+            block.truncate(to: mark)
+            lastEventSeq = nil
+            flushUndone()
             throw error
         }
     }
 
-    /// Forgets what the applier remembers of the log's end and of a flush in the open transaction:
-    /// to be called whenever writes it applied are rolled back, so that the next append reads the
-    /// end from the table again and the documents the flush wrote count as carried still.
+    /// Inserts the open transaction's log block (if it holds anything); to be called just before COMMIT.
+    func writeBlock() throws(StoreError) {
+        try database.insertLogBlock(block)
+        block.reset()
+    }
+
+    /// Forgets the open transaction's log block, and what the applier remembers of the log's end
+    /// and of a flush in it: to be called whenever the transaction is rolled back, so that the
+    /// next append reads the end from the table again and the documents the flush wrote count as
+    /// carried still.
     func transactionUndone() {
+        block.reset()
         lastEventSeq = nil
         flushUndone()
     }
@@ -228,16 +240,13 @@ final class BatchApplier {
             try run("DELETE FROM meta WHERE key = ?1") { statement throws(StoreError) in try statement.bind(key, at: 1)
             }
         case .pruneEventsKeepingLast(let count):
-            try pruneEvents(below: cutoffKeepingLast(count, table: "events", key: "seq"))
+            try pruneEvents(from: cutoffKeepingLast(count, of: .events))
         case .pruneEventsBefore(let time):
-            try pruneEvents(below: cutoffBefore(time, table: "events", key: "seq", time: "at"))
+            try pruneEvents(from: cutoffBefore(time, of: .events))
         case .prunePushesKeepingLast(let count):
-            try delete(below: cutoffKeepingLast(count, table: "pushes", key: "id"), table: "pushes", key: "id")
-            try rememberLastPushID()
+            try prunePushes(from: cutoffKeepingLast(count, of: .pushes))
         case .prunePushesBefore(let time):
-            try delete(
-                below: cutoffBefore(time, table: "pushes", key: "id", time: "received_at"), table: "pushes", key: "id")
-            try rememberLastPushID()
+            try prunePushes(from: cutoffBefore(time, of: .pushes))
         }
     }
 
@@ -328,24 +337,41 @@ final class BatchApplier {
         flushedInTransaction = true
     }
 
-    /// The flush's writes, read from the log: the latest carrying event of each document after the mark.
+    /// The flush's writes, read from the log (the blocks after the mark, then the open
+    /// transaction's): the latest carrying event of each document, unless its row is newer.
     private func flushCarriedFromLog() throws(StoreError) {
+        let through = try database.metaInteger(StoreSchema.documentsThroughKey) ?? Int64.min
+        var latest: [DocumentKey: LogBlock.Event] = [:]
+        func note(_ contents: LogBlock.Contents) {
+            for event in contents.events where event.seq > through {
+                if let carried = event.carried { latest[DocumentKey(kind: carried.kind, id: carried.id)] = event }
+            }
+        }
+        try database.forEachLogBlock(withEventsAfter: through) { contents in
+            note(contents)
+            return true
+        }
+        if !block.isEmpty { note(try LogBlock.Contents(block.bytes)) }
         let statement = try prepared(
             &flushCarried,
             """
             INSERT INTO documents (\(Self.documentColumns))
-            SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, x'', seq, doc_offset, doc_length, seq FROM (
-                SELECT doc_kind, doc_id, device_id, bundle_id, doc_state, max(seq) AS seq, doc_offset, doc_length
-                FROM events
-                WHERE seq > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), -9223372036854775808)
-                    AND doc_kind IS NOT NULL
-                GROUP BY doc_kind, doc_id)
-            WHERE true
+            VALUES (?1, ?2, ?3, ?4, ?5, x'', ?6, ?7, ?8, ?6)
             \(Self.documentConflict)
             WHERE documents.as_of IS NULL OR documents.as_of < excluded.as_of
             """)
-        try run(statement) { statement throws(StoreError) in
-            try statement.bind(StoreSchema.documentsThroughKey, at: 1)
+        for event in latest.values {
+            guard let carried = event.carried else { continue }
+            try run(statement) { statement throws(StoreError) in
+                try statement.bind(carried.kind, at: 1)
+                try statement.bind(carried.id, at: 2)
+                try statement.bind(event.deviceId, at: 3)
+                try statement.bind(event.bundleId, at: 4)
+                try statement.bind(carried.state, at: 5)
+                try statement.bind(event.seq, at: 6)
+                try statement.bind(Int64(carried.offset), at: 7)
+                try statement.bind(Int64(carried.length), at: 8)
+            }
         }
     }
 
@@ -359,71 +385,42 @@ final class BatchApplier {
 
     // MARK: - Logs
 
-    /// Inserts only when `seq` is past the log's end, so the log's order is its numbering.
-    ///
-    /// The end is read from the table once and then followed here: checking it in the INSERT
-    /// itself (`INSERT ... SELECT ... WHERE ?1 > (SELECT max(seq) FROM events)`) made SQLite
-    /// stage every row in a temporary table, since the statement reads the table it writes,
-    /// which was most of what a push cost the writer.
-    /// With `carrying`, the row also notes the document the event carries.
+    /// Appends `event` to the open transaction's log block, only when `seq` is past the log's
+    /// end, so the log's order is its numbering. The end is read from the table once and then
+    /// followed here. With `carrying`, the record also notes the document the event carries.
     private func append(_ event: StoredEvent, carrying carried: CarriedDocument?) throws(StoreError) {
         guard event.seq > (try currentLastEventSeq()) else {
             throw StoreError.store("append event", "seq \(event.seq) is not past the end of the event log")
         }
-        let statement = try prepared(
-            &appendEvent,
-            """
-            INSERT INTO events (seq, type, at, device_id, bundle_id, activity_id, alarm_id, data,
-                doc_kind, doc_id, doc_state, doc_offset, doc_length)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
-            """)
-        try packer.withStored(event.data) { (stored) throws(StoreError) in
-            try run(statement, borrowing: stored, at: 8) { statement throws(StoreError) in
-                try statement.bind(event.seq, at: 1)
-                try statement.bind(event.type, at: 2, copiedInto: texts)
-                try statement.bind(event.at, at: 3)
-                try statement.bind(event.deviceId, at: 4, copiedInto: texts)
-                try statement.bind(event.bundleId, at: 5, copiedInto: texts)
-                try statement.bind(event.activityId, at: 6, copiedInto: texts)
-                try statement.bind(event.alarmId, at: 7, copiedInto: texts)
-                try statement.bind(carried?.kind, at: 9, copiedInto: texts)
-                try statement.bind(carried?.id, at: 10, copiedInto: texts)
-                try statement.bind(carried?.state, at: 11, copiedInto: texts)
-                try statement.bind(carried.map { Int64($0.embedded.offset) }, at: 12)
-                try statement.bind(carried.map { Int64($0.embedded.length) }, at: 13)
-            }
+        let note = carried.map { carried in
+            LogBlock.Carried(
+                kind: carried.kind, id: carried.id, state: carried.state, offset: carried.embedded.offset,
+                length: carried.embedded.length)
+        }
+        packer.withStored(event.data) { stored in
+            block.appendEvent(
+                seq: event.seq, at: event.at, type: event.type, deviceId: event.deviceId, bundleId: event.bundleId,
+                activityId: event.activityId, alarmId: event.alarmId, carried: note, stored: stored)
         }
         lastEventSeq = event.seq
     }
 
-    /// The highest `seq` in the event log, `Int64.min` when it is empty.
+    /// The highest `seq` the event log has held (`Int64.min` for a log never written), counting
+    /// the open transaction's block and what pruning removed.
     private func currentLastEventSeq() throws(StoreError) -> Int64 {
         if let lastEventSeq { return lastEventSeq }
-        let last = try optionalInteger("SELECT max(seq) FROM events") { _ throws(StoreError) in } ?? Int64.min
+        let table = try database.optionalInteger("SELECT max(last_seq) FROM log_blocks") ?? Int64.min
+        let pruned = try database.logMarks().eventsFrom
+        let last = max(table, block.lastSeq ?? Int64.min, pruned == Int64.min ? Int64.min : pruned - 1)
         lastEventSeq = last
         return last
     }
 
-    /// Appends `push`, with only a reference to its record when `embedded` says where an event holds it.
+    /// Appends `push` to the open transaction's log block, with only a reference to its record
+    /// when `embedded` says where an event of the block holds it.
     private func append(_ push: PushLogEntry, embeddedIn embedded: EmbeddedRecord?) throws(StoreError) {
         let id = try currentLastPushID() + 1
-        let statement = try prepared(
-            &appendPush,
-            """
-            INSERT INTO pushes (id, apns_id, unique_id, token, channel_id, bundle_id, received_at, record,
-                event_seq, record_offset, record_length)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-            """)
-        try run(statement, borrowing: embedded == nil ? push.record : [], at: 8) { statement throws(StoreError) in
-            try statement.bind(id, at: 1)
-            try statement.bind(push.apnsId, at: 2, copiedInto: texts)
-            try statement.bind(push.uniqueId, at: 3, copiedInto: texts)
-            try statement.bind(push.token, at: 4, copiedInto: texts)
-            try statement.bind(push.channelId, at: 5, copiedInto: texts)
-            try statement.bind(push.bundleId, at: 6, copiedInto: texts)
-            try statement.bind(push.receivedAt, at: 7)
-            try Self.bind(embedded, at: 9, statement)
-        }
+        block.appendPush(id: id, push, embeddedIn: embedded)
         // Kept even if the batch is later undone: a skipped id is harmless, a reused one is not.
         lastPushID = id
     }
@@ -434,16 +431,13 @@ final class BatchApplier {
         return try loadLastPushID()
     }
 
-    /// The highest id in the push log or, when pruning emptied it, the one noted at the prune.
+    /// The highest id in the push log, or the one noted when it was last pruned, or below the
+    /// prune mark, whichever is highest.
     private func loadLastPushID() throws(StoreError) -> Int64 {
-        let sql = """
-            SELECT max(coalesce((SELECT max(id) FROM pushes), 0),
-                coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?1), 0))
-            """
-        let last = try database.withStatement(sql) { statement throws(StoreError) -> Int64 in
-            try statement.bind(StoreSchema.lastPushIDKey, at: 1)
-            return try statement.step() ? statement.int64(0) : 0
-        }
+        let table = try database.optionalInteger("SELECT max(last_push_id) FROM log_blocks") ?? 0
+        let noted = try database.metaInteger(StoreSchema.lastPushIDKey) ?? 0
+        let pruned = try database.logMarks().pushesFrom
+        let last = max(table, noted, block.lastPushID ?? 0, pruned == Int64.min ? 0 : pruned - 1)
         lastPushID = last
         return last
     }
@@ -462,67 +456,177 @@ final class BatchApplier {
         }
     }
 
-    /// The `key` below which rows of `table` go so that at most `count` remain; nil when none go.
-    private func cutoffKeepingLast(_ count: Int, table: String, key: String) throws(StoreError) -> Int64? {
-        let sql =
-            count > 0
-            ? "SELECT \(key) FROM \(table) ORDER BY \(key) DESC LIMIT 1 OFFSET ?1"
-            : "SELECT max(\(key)) + 1 FROM \(table)"
-        return try optionalInteger(sql) { statement throws(StoreError) in
-            if count > 0 { try statement.bind(Int64(count - 1), at: 1) }
+    /// One of the two logs a block holds, for pruning: its entries are numbered by a key (an
+    /// event's `seq`, a push log entry's id) that grows with time of writing.
+    private enum LogSide {
+        case events, pushes
+
+        /// The block columns of the first and last key and the entry count.
+        var columns: (first: String, last: String, count: String) {
+            switch self {
+            case .events: ("first_seq", "last_seq", "event_count")
+            case .pushes: ("first_push_id", "last_push_id", "push_count")
+            }
+        }
+
+        /// The mark below which entries are pruned.
+        func mark(_ marks: LogMarks) -> Int64 {
+            switch self {
+            case .events: marks.eventsFrom
+            case .pushes: marks.pushesFrom
+            }
+        }
+
+        /// Each entry's key and time in `contents`, in order.
+        func entries(_ contents: LogBlock.Contents) -> [(key: Int64, at: Double)] {
+            switch self {
+            case .events: contents.events.map { ($0.seq, $0.at) }
+            case .pushes: contents.pushes.map { ($0.id, $0.receivedAt) }
+            }
+        }
+
+        /// Each entry's key and time in `builder`, in order.
+        func entries(_ builder: LogBlockBuilder) -> [(key: Int64, at: Double)] {
+            switch self {
+            case .events: builder.eventTimes.map { ($0.seq, $0.at) }
+            case .pushes: builder.pushTimes.map { ($0.id, $0.at) }
+            }
         }
     }
 
-    /// The `key` below which rows of `table` go: that of the first row whose `time` is at or after
-    /// `cutoff`, or past the last row; nil for an empty table. Deleting a prefix (rather than
-    /// every old row) keeps the log contiguous: everything after the oldest kept row is still
-    /// there, which stream resumption relies on.
-    private func cutoffBefore(_ cutoff: Double, table: String, key: String, time: String) throws(StoreError) -> Int64? {
+    /// The key from which entries of `side` stay so that at most `count` remain (the key of the
+    /// `count`th newest, or one past the newest for `count` 0); nil when none go.
+    private func cutoffKeepingLast(_ count: Int, of side: LogSide) throws(StoreError) -> Int64? {
+        let mark = side.mark(try database.logMarks())
+        let pending = side.entries(block).filter { $0.key >= mark }
+        if count <= 0 {
+            if let last = pending.last { return last.key + 1 }
+            let (_, last, _) = side.columns
+            let end = try database.optionalInteger(
+                "SELECT \(last) FROM log_blocks WHERE \(last) >= ?1 ORDER BY \(last) DESC LIMIT 1"
+            ) { statement throws(StoreError) in try statement.bind(mark, at: 1) }
+            return end.map { $0 + 1 }
+        }
+        var remaining = count - pending.count
+        if remaining <= 0 { return pending[-remaining].key }
+        let (first, last, entries) = side.columns
+        var cutoff: Int64?
         let sql = """
-            SELECT coalesce(
-                (SELECT \(key) FROM \(table) WHERE \(time) >= ?1 ORDER BY \(key) LIMIT 1),
-                (SELECT max(\(key)) + 1 FROM \(table)))
+            SELECT \(first), \(entries), id FROM log_blocks WHERE \(last) >= ?1 ORDER BY \(last) DESC
             """
-        return try optionalInteger(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+        try database.withStatement(sql) { statement throws(StoreError) in
+            try statement.bind(mark, at: 1)
+            while try statement.step() {
+                let whole = statement.int64(0) >= mark
+                if whole && remaining > statement.int64(1) {
+                    remaining -= Int(statement.int64(1))
+                    continue
+                }
+                // The cut falls in this block (or the mark does): count its visible entries.
+                let data = try database.optionalBlob("SELECT data FROM log_blocks WHERE id = ?1") {
+                    bound throws(StoreError) in try bound.bind(statement.int64(2), at: 1)
+                }
+                let visible = side.entries(try LogBlock.Contents(data ?? [])).filter { $0.key >= mark }
+                if remaining <= visible.count {
+                    cutoff = visible[visible.count - remaining].key
+                    return
+                }
+                remaining -= visible.count
+            }
+        }
+        return cutoff
     }
 
-    /// Deletes the events below `cutoff`, first copying the push records and document bodies they
-    /// carry into the rows that only referred to them.
-    private func pruneEvents(below cutoff: Int64?) throws(StoreError) {
-        guard let cutoff else { return }
-        // Documents the pruned events carry go to their rows first.
-        try flushDocuments()
-        for (table, value, offset, length) in [
-            ("pushes", "record", "record_offset", "record_length"), ("documents", "body", "body_offset", "body_length"),
-        ] {
-            let sql = """
-                UPDATE \(table) SET \(value) = coalesce(
-                        (SELECT relay_data(data, \(table).\(offset), \(table).\(length)) FROM events
-                        WHERE seq = \(table).event_seq), x''),
-                    event_seq = NULL, \(offset) = NULL, \(length) = NULL
-                WHERE event_seq < ?1
-                """
-            try run(sql) { statement throws(StoreError) in try statement.bind(cutoff, at: 1) }
+    /// The key from which entries of `side` stay: that of the first entry whose time is at or
+    /// after `time`, or one past the last; nil for an empty log. Cutting a prefix (rather than
+    /// every old entry) keeps the log contiguous: everything after the oldest kept entry is still
+    /// there, which stream resumption relies on.
+    private func cutoffBefore(_ time: Double, of side: LogSide) throws(StoreError) -> Int64? {
+        let mark = side.mark(try database.logMarks())
+        var newest: Int64?
+        var found: Int64?
+        let (_, last, _) = side.columns
+        let sql = "SELECT data FROM log_blocks WHERE \(last) >= ?1 ORDER BY \(last)"
+        try database.withStatement(sql) { statement throws(StoreError) in
+            try statement.bind(mark, at: 1)
+            while try statement.step() {
+                for entry in side.entries(try LogBlock.Contents(statement.blob(0) ?? [])) where entry.key >= mark {
+                    if entry.at >= time {
+                        found = entry.key
+                        return
+                    }
+                    newest = entry.key
+                }
+            }
         }
-        try delete(below: cutoff, table: "events", key: "seq")
+        if let found { return found }
+        for entry in side.entries(block) where entry.key >= mark {
+            if entry.at >= time { return entry.key }
+            newest = entry.key
+        }
+        return newest.map { $0 + 1 }
+    }
+
+    /// Removes the events below `cutoff` from the log, first writing the documents they carry to
+    /// their rows and copying the document bodies kept as references into them into their rows.
+    private func pruneEvents(from cutoff: Int64?) throws(StoreError) {
+        guard let cutoff, cutoff > (try database.logMarks()).eventsFrom else { return }
+        try flushDocuments()
+        var keys: [(kind: String, id: String)] = []
+        var requests: [EventSliceRequest] = []
+        let sql = "SELECT kind, id, event_seq, body_offset, body_length FROM documents WHERE event_seq < ?1"
+        try database.withStatement(sql) { statement throws(StoreError) in
+            try statement.bind(cutoff, at: 1)
+            while try statement.step() {
+                keys.append((statement.text(0) ?? "", statement.text(1) ?? ""))
+                requests.append(
+                    EventSliceRequest(
+                        seq: statement.int64(2), offset: Int(statement.int64(3)), length: Int(statement.int64(4))))
+            }
+        }
+        let pending = block.isEmpty ? nil : try LogBlock.Contents(block.bytes)
+        let bodies = try database.eventSlices(requests, pending: pending)
+        for (key, body) in zip(keys, bodies) {
+            let sql = """
+                UPDATE documents SET body = ?3, event_seq = NULL, body_offset = NULL, body_length = NULL
+                WHERE kind = ?1 AND id = ?2
+                """
+            try run(sql) { statement throws(StoreError) in
+                try statement.bind(key.kind, at: 1)
+                try statement.bind(key.id, at: 2)
+                try statement.bind(body, at: 3)
+            }
+        }
+        try setMeta(StoreSchema.eventsFromKey, Array(String(cutoff).utf8))
+        try deleteHiddenBlocks()
         lastEventSeq = nil
     }
 
-    /// Deletes the rows of `table` whose `key` is below `cutoff` (none when it is nil).
-    private func delete(below cutoff: Int64?, table: String, key: String) throws(StoreError) {
-        guard let cutoff else { return }
-        try run("DELETE FROM \(table) WHERE \(key) < ?1") { statement throws(StoreError) in
-            try statement.bind(cutoff, at: 1)
-        }
+    /// Removes the push log entries below `cutoff`, noting the highest id handed out first.
+    private func prunePushes(from cutoff: Int64?) throws(StoreError) {
+        try rememberLastPushID()
+        guard let cutoff, cutoff > (try database.logMarks()).pushesFrom else { return }
+        try setMeta(StoreSchema.pushesFromKey, Array(String(cutoff).utf8))
+        try deleteHiddenBlocks()
     }
 
-    /// The single integer `sql` answers, nil when it answers no row or NULL.
-    private func optionalInteger(_ sql: String, bind: (Statement) throws(StoreError) -> Void) throws(StoreError)
-        -> Int64?
-    {
-        try database.withStatement(sql) { statement throws(StoreError) -> Int64? in
-            try bind(statement)
-            return try statement.step() && !statement.isNull(0) ? statement.int64(0) : nil
+    /// Deletes the blocks before the first that still holds a visible event or push log entry:
+    /// blocks follow one another in both logs' order, so those are the blocks with nothing visible.
+    private func deleteHiddenBlocks() throws(StoreError) {
+        let marks = try database.logMarks()
+        let firstVisible = """
+            SELECT min(
+                coalesce((SELECT id FROM log_blocks WHERE last_seq >= ?1 ORDER BY last_seq LIMIT 1), 9223372036854775807),
+                coalesce((SELECT id FROM log_blocks WHERE last_push_id >= ?2 ORDER BY last_push_id LIMIT 1),
+                    9223372036854775807))
+            """
+        let boundary = try database.optionalInteger(firstVisible) { statement throws(StoreError) in
+            try statement.bind(marks.eventsFrom, at: 1)
+            try statement.bind(marks.pushesFrom, at: 2)
+        }
+        guard let boundary else { return }
+        try run("DELETE FROM log_blocks WHERE id < ?1") { statement throws(StoreError) in
+            try statement.bind(boundary, at: 1)
         }
     }
 

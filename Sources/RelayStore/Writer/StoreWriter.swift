@@ -406,8 +406,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         }
     }
 
-    /// Commits the open transaction, tells the applier, and counts the commit.
+    /// Writes the transaction's log block, commits, tells the applier, and counts the commit.
     private func commitTransaction() throws(StoreError) {
+        try applier.writeBlock()
         try database.execute("COMMIT")
         applier.transactionCommitted()
         condition.lock()

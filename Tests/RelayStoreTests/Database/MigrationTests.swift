@@ -19,9 +19,9 @@ final class MigrationTests: XCTestCase {
     func testFreshFileGetsTheWholeSchema() throws {
         let database = try Database(path: directory.file("a.db"))
         XCTAssertEqual(try database.userVersion(), 0)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
-        XCTAssertEqual(try database.userVersion(), 5)
-        XCTAssertEqual(try tables(database), ["documents", "events", "meta", "pushes", "sqlite_sequence"])
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
+        XCTAssertEqual(try database.userVersion(), 6)
+        XCTAssertEqual(try tables(database), ["documents", "log_blocks", "meta", "sqlite_sequence"])
     }
 
     func testMigratingAgainIsANoOpThatKeepsData() throws {
@@ -32,7 +32,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("INSERT INTO meta VALUES ('k', x'01')")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
         let count = try database.withStatement("SELECT count(*) FROM meta WHERE key = 'k'") {
             statement throws(StoreError) in
             try statement.step() ? statement.int64(0) : -1
@@ -94,7 +94,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("DELETE FROM pushes WHERE apns_id = 'p3'")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 5)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
         let writer = StoreWriter(database: database)
         try writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p4"))]))
         writer.close()

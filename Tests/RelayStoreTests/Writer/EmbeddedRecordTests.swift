@@ -1,5 +1,6 @@
-import RelayStore
 import XCTest
+
+@testable import RelayStore
 
 /// A push record or document body that an event of its batch carries is kept as a reference to
 /// the event's bytes; the store reads the same value back whatever happens to the event.
@@ -27,17 +28,26 @@ final class EmbeddedRecordTests: XCTestCase {
         ])
     }
 
-    /// (event_seq, length of the stored record) of each push log row, oldest first, read directly.
+    /// (seq of the event holding the record, or nil; length of the record stored in the entry) of
+    /// each push log entry, oldest first, read directly from the log blocks.
     private func rows() throws -> [[Int64?]] {
         let database = try Database(path: path, options: .reader)
-        return try database.withStatement("SELECT event_seq, length(record) FROM pushes ORDER BY id") {
-            statement throws(StoreError) in
-            var rows: [[Int64?]] = []
-            while try statement.step() {
-                rows.append([statement.isNull(0) ? nil : statement.int64(0), statement.int64(1)])
+        var rows: [[Int64?]] = []
+        try database.forEachLogBlock(withPushesFrom: Int64.min, before: nil) { block throws(StoreError) in
+            for push in block.pushes.reversed() {
+                switch push.record {
+                case .inline(let range): rows.append([nil, Int64(range.count)])
+                case .embedded(let record): rows.append([record.seq, 0])
+                }
             }
-            return rows
+            return true
         }
+        return rows.reversed()
+    }
+
+    /// How many log blocks the file holds.
+    private func blockCount() throws -> Int64? {
+        try Database(path: path, options: .reader).optionalInteger("SELECT count(*) FROM log_blocks")
     }
 
     func testRecordCarriedByAnEventOfTheBatchIsStoredOnceAndReadWhole() throws {
@@ -61,7 +71,7 @@ final class EmbeddedRecordTests: XCTestCase {
         XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.push), [Sample.push("p2"), Sample.push("p1")])
     }
 
-    func testPruningEventsCopiesTheRecordsTheyCarryIntoThePushLog() throws {
+    func testPruningEventsLeavesTheRecordsTheyCarryToThePushLog() throws {
         let store = try Store(path: path)
         defer { store.close() }
         for seq in Int64(1)...4 {
@@ -69,13 +79,20 @@ final class EmbeddedRecordTests: XCTestCase {
         }
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(3)]))
         try store.writer.submitAndWait(StoreBatch([.pruneEventsBefore(350)]))
-        let copied = Int64(Self.record("p1").count)
-        XCTAssertEqual(try rows(), [[nil, copied], [nil, copied], [nil, copied], [4, 0]])
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [4])
+        // An entry and the event holding its record share a block, which stays while the entry does.
+        XCTAssertEqual(try rows(), [[1, 0], [2, 0], [3, 0], [4, 0]])
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10), [])
-        XCTAssertEqual(try rows().map { $0[0] }, [nil, nil, nil, nil])
+        XCTAssertEqual(try store.reader.oldestEventSeq(), nil)
         XCTAssertEqual(
             try store.reader.pushes(limit: 10).map(\.push.record), (1...4).reversed().map { Self.record("p\($0)") })
+        XCTAssertEqual(try blockCount(), 4)
+        // Once neither log needs a block, it goes.
+        try store.writer.submitAndWait(StoreBatch([.prunePushesKeepingLast(1)]))
+        XCTAssertEqual(try blockCount(), 1)
+        XCTAssertEqual(try store.reader.pushes(limit: 10).map(\.push.record), [Self.record("p4")])
+        XCTAssertEqual(try store.reader.pushCount(), 1)
     }
 
     func testReferencesSurviveAReopen() throws {

@@ -37,13 +37,11 @@ final class EventPackingTests: XCTestCase {
         ])
     }
 
-    /// The stored `data` of event `seq`, read directly.
+    /// The stored `data` of event `seq`, read directly from its log block.
     private func storedData(_ seq: Int64) throws -> [UInt8] {
         let database = try Database(path: path, options: .reader)
-        return try database.withStatement("SELECT data FROM events WHERE seq = ?1") { statement throws(StoreError) in
-            try statement.bind(seq, at: 1)
-            return try statement.step() ? statement.blob(0) ?? [] : []
-        }
+        guard let block = try database.logBlock(holdingEvent: seq), let event = block.event(seq: seq) else { return [] }
+        return Array(block.bytes[event.stored])
     }
 
     private static func stored(_ data: [UInt8]) -> [UInt8] {
@@ -165,9 +163,23 @@ final class EventPackingTests: XCTestCase {
         defer { store.close() }
         try store.writer.submitAndWait(Self.pushBatch(1))
         let database = try Database(path: path)
-        for damage in ["x'01ffff0000'", "x'0103'", "x'01ff000000ffffffffff'"] {
-            try database.execute("UPDATE events SET data = \(damage) WHERE seq = 1")
-            XCTAssertThrowsError(try store.reader.events(after: 0, limit: 10), damage) { error in
+        for damage in [
+            [0x01, 0xff, 0xff, 0x00, 0x00], [0x01, 0x03], [0x01, 0xff, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff],
+        ]
+            as [[UInt8]]
+        {
+            var block = LogBlockBuilder()
+            damage.withUnsafeBytes { stored in
+                block.appendEvent(
+                    seq: 1, at: 1_000, type: "push.received", deviceId: nil, bundleId: nil, activityId: nil,
+                    alarmId: nil,
+                    carried: nil, stored: stored)
+            }
+            try database.withStatement("UPDATE log_blocks SET data = ?1") { statement throws(StoreError) in
+                try statement.bind(block.bytes, at: 1)
+                try statement.run()
+            }
+            XCTAssertThrowsError(try store.reader.events(after: 0, limit: 10), "\(damage)") { error in
                 XCTAssertTrue(
                     (error as? StoreError)?.message.contains("packed data is damaged") ?? false, "\(damage): \(error)")
             }

@@ -100,10 +100,11 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertEqual(results.failures, ["bad"])
         try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(8))]))
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7, 8])
-        // Pruning every event lets numbering go on from anywhere, as an empty log always has.
+        // Pruning every event does not move the end back: numbering goes on past what was pruned.
         try store.writer.submitAndWait(StoreBatch([.pruneEventsKeepingLast(0)]))
-        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(3))]))
-        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [3])
+        XCTAssertThrowsError(try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(8))])))
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(9))]))
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [9])
     }
 
     func testCompletionRunsOnlyAfterCommit() throws {
