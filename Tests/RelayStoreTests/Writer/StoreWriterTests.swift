@@ -75,6 +75,41 @@ final class StoreWriterTests: XCTestCase {
         XCTAssertNil(try store.reader.document(kind: "device", id: "x"))
     }
 
+    func testAFailingBatchsPushesLeaveTheSharedBlockAndItsNeighboursStay() throws {
+        let store = try Store(path: path)
+        defer { store.close() }
+        let gate = holdSyncThread(store, committing: 5)
+        let results = Results()
+        // Held back by the busy sync thread, the three batches share one transaction and one block.
+        let batches = [
+            ("good1", StoreBatch([.appendPush(Sample.push("a")), .appendEvent(Sample.event(6))])),
+            (
+                "bad",
+                StoreBatch([
+                    .appendPush(Sample.push("b")), .appendEvent(Sample.event(7)), .appendEvent(Sample.event(6)),
+                ])
+            ),
+            ("good2", StoreBatch([.appendPush(Sample.push("c")), .appendEvent(Sample.event(7))])),
+        ]
+        for (name, batch) in batches { store.writer.submit(batch) { result in results.add(name, result) } }
+        gate.signal()
+        store.writer.flush()
+        XCTAssertEqual(results.failures, ["bad"])
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7])
+        let pushes = try store.reader.pushes(limit: 10)
+        XCTAssertEqual(Set(pushes.map(\.push.apnsId)), ["a", "c"])
+        XCTAssertEqual(try store.reader.pushCount(), 2)
+        // Ids only grow, in the order the pushes were appended.
+        let ids = Dictionary(uniqueKeysWithValues: pushes.map { ($0.push.apnsId, $0.id) })
+        XCTAssertLessThan(try XCTUnwrap(ids["a"]), try XCTUnwrap(ids["c"]))
+        // What the block holds is readable again after a reopen.
+        store.close()
+        let reopened = try Store(path: path)
+        defer { reopened.close() }
+        XCTAssertEqual(Set(try reopened.reader.pushes(limit: 10).map(\.push.apnsId)), ["a", "c"])
+        XCTAssertEqual(try reopened.reader.events(after: 0, limit: 10).map(\.seq), [5, 6, 7])
+    }
+
     func testAnUndoneBatchLeavesTheLogEndWhereTheTableHasIt() throws {
         let store = try Store(path: path)
         defer { store.close() }
