@@ -9,8 +9,8 @@ extension Database {
     func insertLogBlock(_ builder: LogBlockBuilder) throws(StoreError) {
         guard !builder.isEmpty else { return }
         let sql = """
-            INSERT INTO log_blocks (first_seq, last_seq, first_push_id, last_push_id, event_count, push_count, data)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            INSERT INTO log_blocks (first_seq, last_seq, first_push_id, last_push_id, event_count, push_count, pushes, events)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """
         try withStatement(sql) { statement throws(StoreError) in
             try statement.bind(builder.firstSeq, at: 1)
@@ -19,52 +19,68 @@ extension Database {
             try statement.bind(builder.lastPushID, at: 4)
             try statement.bind(Int64(builder.eventCount), at: 5)
             try statement.bind(Int64(builder.pushCount), at: 6)
-            let bound = builder.bytes.withUnsafeBytes { bytes in
-                Result { () throws(StoreError) in
-                    try statement.bindBorrowed(bytes, at: 7)
-                    try statement.run()
+            let (pushes, events) = (builder.pushBytes, builder.eventBytes)
+            let bound = pushes.withUnsafeBytes { pushes in
+                events.withUnsafeBytes { events in
+                    Result { () throws(StoreError) in
+                        try statement.bindBorrowed(pushes, at: 7)
+                        try statement.bindBorrowed(events, at: 8)
+                        try statement.run()
+                    }
                 }
             }
             try bound.get()
         }
     }
 
-    /// Calls `body` with each block holding an event after `seq`, oldest first, until it returns false.
+    /// Calls `body` with each block holding an event after `seq` (its events read), oldest first,
+    /// until it returns false.
     func forEachLogBlock(withEventsAfter seq: Int64, _ body: (LogBlock.Contents) throws(StoreError) -> Bool)
         throws(StoreError)
     {
-        let sql = "SELECT data FROM log_blocks WHERE last_seq > ?1 ORDER BY last_seq"
+        let sql = "SELECT events FROM log_blocks WHERE last_seq > ?1 ORDER BY last_seq"
         try withStatement(sql) { statement throws(StoreError) in
             try statement.bind(seq, at: 1)
             while try statement.step() {
-                guard try body(LogBlock.Contents(statement.blob(0) ?? [])) else { return }
+                guard try body(LogBlock.Contents(events: statement.blob(0) ?? [])) else { return }
             }
         }
     }
 
     /// Calls `body` with each block holding a push log entry with an id of at least `lowest`
-    /// (and, with `before`, one below it), newest first, until it returns false.
+    /// (and, with `before`, one below it), newest first, until it returns false. Only the entries
+    /// are read, not the events (a record kept in an event is read with `eventSlices`).
     func forEachLogBlock(
         withPushesFrom lowest: Int64, before: Int64?, _ body: (LogBlock.Contents) throws(StoreError) -> Bool
     ) throws(StoreError) {
+        try forEachPushSection(from: lowest, before: before) { section throws(StoreError) in
+            try body(LogBlock.Contents(pushes: section))
+        }
+    }
+
+    /// Calls `body` with the `pushes` section of each block that `forEachLogBlock(withPushesFrom:)`
+    /// reads, as stored, for a search that reads entries without making strings of them.
+    func forEachPushSection(from lowest: Int64, before: Int64?, _ body: ([UInt8]) throws(StoreError) -> Bool)
+        throws(StoreError)
+    {
         let sql = """
-            SELECT data FROM log_blocks WHERE last_push_id >= ?1 AND first_push_id < ?2 ORDER BY last_push_id DESC
+            SELECT pushes FROM log_blocks WHERE last_push_id >= ?1 AND first_push_id < ?2 ORDER BY last_push_id DESC
             """
         try withStatement(sql) { statement throws(StoreError) in
             try statement.bind(lowest, at: 1)
             try statement.bind(before ?? Int64.max, at: 2)
             while try statement.step() {
-                guard try body(LogBlock.Contents(statement.blob(0) ?? [])) else { return }
+                guard try body(statement.blob(0) ?? []) else { return }
             }
         }
     }
 
-    /// The block that holds event `seq`, if any does.
+    /// The block that holds event `seq` (its events read), if any does.
     func logBlock(holdingEvent seq: Int64) throws(StoreError) -> LogBlock.Contents? {
-        let sql = "SELECT data FROM log_blocks WHERE last_seq >= ?1 AND first_seq <= ?1 ORDER BY last_seq LIMIT 1"
+        let sql = "SELECT events FROM log_blocks WHERE last_seq >= ?1 AND first_seq <= ?1 ORDER BY last_seq LIMIT 1"
         return try withStatement(sql) { statement throws(StoreError) in
             try statement.bind(seq, at: 1)
-            return try statement.step() ? try LogBlock.Contents(statement.blob(0) ?? []) : nil
+            return try statement.step() ? try LogBlock.Contents(events: statement.blob(0) ?? []) : nil
         }
     }
 

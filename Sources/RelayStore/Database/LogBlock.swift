@@ -1,6 +1,8 @@
 /// How the event log and the push log are stored since schema version 6: one `log_blocks` row
-/// per commit that appends to either, whose `data` holds that commit's events and push log
-/// entries one after the other (see `StoreSchema`).
+/// per commit that appends to either, holding that commit's events and push log entries (see
+/// `StoreSchema`). Since version 7 a block's push log entries (`pushes`) and its events
+/// (`events`) are two columns, the entries first, so that a search of the push log reads the
+/// entries alone and not the events' data, about five times their size.
 ///
 /// A row per event and per push cost the writer three B-tree inserts a push and rewrote the
 /// tables' last pages in every commit; one row per commit takes a third less of the writer's time
@@ -15,6 +17,9 @@
 /// - A push log entry (`pushTag`): id, received at, apns id, unique id, token, channel, app, then
 ///   its record: `0` and the bytes, or `1` and the seq, offset and length of the bytes in an event
 ///   of the same block (`EmbeddedRecord`).
+///
+/// The `events` section holds only events and the `pushes` section only push log entries; a
+/// version 6 block held both, in the order written, in one `data` column (`sections(of:)`).
 enum LogBlock {
     static let eventTag: UInt8 = 1
     static let pushTag: UInt8 = 2
@@ -61,23 +66,60 @@ enum LogBlock {
         var record: Record
     }
 
-    /// What a block holds, in the order written.
+    /// A push log entry as its section holds it, its strings still ranges of the section's bytes:
+    /// a search of the push log compares them there and makes strings only of what matches.
+    struct RawPush {
+        var id: Int64
+        var receivedAt: Double
+        var apnsId: Range<Int>?
+        var uniqueId: Range<Int>?
+        var token: Range<Int>?
+        var channelId: Range<Int>?
+        var bundleId: Range<Int>?
+        var record: Record
+
+        /// The entry, with its strings, read from `section` (the bytes it was read from).
+        func resolved(in section: [UInt8]) -> Push {
+            func string(_ range: Range<Int>?) -> String? {
+                range.map { String(decoding: section[$0], as: UTF8.self) }
+            }
+            return Push(
+                id: id, receivedAt: receivedAt, apnsId: string(apnsId), uniqueId: string(uniqueId),
+                token: string(token), channelId: string(channelId), bundleId: string(bundleId), record: record)
+        }
+    }
+
+    /// Every push log entry of a `pushes` section, in order, unresolved; damaged bytes, or a
+    /// record of another kind, are an error naming where.
+    static func rawPushes(_ section: [UInt8]) throws(StoreError) -> [RawPush] {
+        var pushes: [RawPush] = []
+        var cursor = Cursor(bytes: section, section: "pushes")
+        while !cursor.atEnd {
+            try cursor.expect(LogBlock.pushTag)
+            pushes.append(try cursor.push())
+        }
+        return pushes
+    }
+
+    /// What a block holds, in the order written: its events (when their section was read) and its
+    /// push log entries (when theirs was).
     struct Contents {
-        var bytes: [UInt8]
+        var eventBytes: [UInt8]
+        var pushBytes: [UInt8]
         var events: [Event] = []
         var pushes: [Push] = []
 
-        /// Reads every record of `bytes`; damaged bytes are an error naming where.
-        init(_ bytes: [UInt8]) throws(StoreError) {
-            self.bytes = bytes
-            var cursor = Cursor(bytes: bytes)
+        /// Reads every record of both sections; damaged bytes, or a record in the wrong section,
+        /// are an error naming where.
+        init(events eventBytes: [UInt8] = [], pushes pushBytes: [UInt8] = []) throws(StoreError) {
+            self.eventBytes = eventBytes
+            self.pushBytes = pushBytes
+            var cursor = Cursor(bytes: eventBytes, section: "events")
             while !cursor.atEnd {
-                switch try cursor.byte() {
-                case LogBlock.eventTag: events.append(try cursor.event())
-                case LogBlock.pushTag: pushes.append(try cursor.push())
-                case let tag: throw Cursor.damaged("unknown record tag \(tag) at byte \(cursor.position - 1)")
-                }
+                try cursor.expect(LogBlock.eventTag)
+                events.append(try cursor.event())
             }
+            pushes = try LogBlock.rawPushes(pushBytes).map { $0.resolved(in: pushBytes) }
         }
 
         /// The event numbered `seq`, if the block holds it.
@@ -94,7 +136,7 @@ enum LogBlock {
 
         /// `event`'s data, unpacked.
         func data(of event: Event) throws(StoreError) -> [UInt8] {
-            try bytes.withUnsafeBytes { block in
+            try eventBytes.withUnsafeBytes { block in
                 EventPacking.unpacked(UnsafeRawBufferPointer(rebasing: block[event.stored]))
             }.get()
         }
@@ -108,25 +150,56 @@ enum LogBlock {
             return Array(data[offset..<min(data.count, offset + length)])
         }
 
-        /// `push`'s record, wherever the block keeps it.
+        /// `push`'s record, wherever the block keeps it (in an event: only when the events were read).
         func record(of push: Push) throws(StoreError) -> [UInt8] {
             switch push.record {
-            case .inline(let range): return Array(bytes[range])
+            case .inline(let range): return Array(pushBytes[range])
             case .embedded(let location):
                 return try slice(seq: location.seq, offset: location.offset, length: location.length)
             }
         }
     }
 
-    /// Reads a block's bytes front to back.
+    /// The `events` and `pushes` sections of a version 6 block, whose `data` held both kinds of
+    /// record in the order written: each record moves to its section as it is.
+    static func sections(of data: [UInt8]) throws(StoreError) -> (events: [UInt8], pushes: [UInt8]) {
+        var events: [UInt8] = []
+        var pushes: [UInt8] = []
+        var cursor = Cursor(bytes: data, section: "data")
+        while !cursor.atEnd {
+            let start = cursor.position
+            switch try cursor.byte() {
+            case eventTag:
+                _ = try cursor.event()
+                events += data[start..<cursor.position]
+            case pushTag:
+                _ = try cursor.push()
+                pushes += data[start..<cursor.position]
+            case let tag: throw Cursor.damaged("unknown record tag \(tag) at byte \(start) of data")
+            }
+        }
+        return (events, pushes)
+    }
+
+    /// Reads a section's bytes front to back.
     private struct Cursor {
         let bytes: [UInt8]
+        /// The section's column, for messages.
+        let section: String
         var position = 0
 
         var atEnd: Bool { position >= bytes.count }
 
         static func damaged(_ problem: String) -> StoreError {
             .store("read log block", "the log block is damaged: \(problem)")
+        }
+
+        /// Reads a record's tag, which must be `tag`.
+        mutating func expect(_ tag: UInt8) throws(StoreError) {
+            let found = try byte()
+            guard found == tag else {
+                throw Self.damaged("unknown record tag \(found) at byte \(position - 1) of \(section)")
+            }
         }
 
         mutating func byte() throws(StoreError) -> UInt8 {
@@ -183,6 +256,11 @@ enum LogBlock {
         }
 
         mutating func optionalString() throws(StoreError) -> String? {
+            try optionalRange().map { String(decoding: bytes[$0], as: UTF8.self) }
+        }
+
+        /// Where an optional string's bytes are, nil for none.
+        mutating func optionalRange() throws(StoreError) -> Range<Int>? {
             let marker = try unsigned()
             if marker == 0 { return nil }
             let length = Int(clamping: marker - 1)
@@ -190,7 +268,7 @@ enum LogBlock {
                 throw Self.damaged("a string at byte \(position) runs past its end")
             }
             defer { position += length }
-            return String(decoding: bytes[position..<(position + length)], as: UTF8.self)
+            return position..<(position + length)
         }
 
         mutating func event() throws(StoreError) -> Event {
@@ -212,14 +290,14 @@ enum LogBlock {
                 alarmId: alarmId, carried: carried, stored: try range())
         }
 
-        mutating func push() throws(StoreError) -> Push {
+        mutating func push() throws(StoreError) -> RawPush {
             let id = try signed()
             let receivedAt = try time()
-            let apnsId = try optionalString()
-            let uniqueId = try optionalString()
-            let token = try optionalString()
-            let channelId = try optionalString()
-            let bundleId = try optionalString()
+            let apnsId = try optionalRange()
+            let uniqueId = try optionalRange()
+            let token = try optionalRange()
+            let channelId = try optionalRange()
+            let bundleId = try optionalRange()
             let record: Record
             switch try byte() {
             case 0: record = .inline(try range())
@@ -227,7 +305,7 @@ enum LogBlock {
                 record = .embedded(EmbeddedRecord(seq: try signed(), offset: try number(), length: try number()))
             case let kind: throw Self.damaged("unknown record kind \(kind) at byte \(position - 1)")
             }
-            return Push(
+            return RawPush(
                 id: id, receivedAt: receivedAt, apnsId: apnsId, uniqueId: uniqueId, token: token,
                 channelId: channelId, bundleId: bundleId, record: record)
         }
@@ -237,7 +315,8 @@ enum LogBlock {
 /// Builds the block of the open transaction (the writer's): records are appended as batches are
 /// applied, and the block is inserted as one row just before COMMIT.
 struct LogBlockBuilder {
-    private(set) var bytes: [UInt8] = []
+    private var events = LogBlockSection()
+    private var pushes = LogBlockSection()
     private(set) var firstSeq: Int64?
     private(set) var lastSeq: Int64?
     private(set) var firstPushID: Int64?
@@ -248,11 +327,22 @@ struct LogBlockBuilder {
     private(set) var eventTimes: [(seq: Int64, at: Double)] = []
     private(set) var pushTimes: [(id: Int64, at: Double)] = []
 
-    var isEmpty: Bool { bytes.isEmpty }
+    /// The `events` section: the events appended, in order.
+    var eventBytes: [UInt8] { events.bytes }
+    /// The `pushes` section: the push log entries appended, in order.
+    var pushBytes: [UInt8] { pushes.bytes }
+
+    var isEmpty: Bool { events.bytes.isEmpty && pushes.bytes.isEmpty }
+
+    /// What the builder holds, read back.
+    func contents() throws(StoreError) -> LogBlock.Contents {
+        try LogBlock.Contents(events: events.bytes, pushes: pushes.bytes)
+    }
 
     /// What the builder held at some point, to go back to when a batch is undone.
     struct Mark {
-        fileprivate var bytes: Int
+        fileprivate var eventBytes: Int
+        fileprivate var pushBytes: Int
         fileprivate var firstSeq: Int64?
         fileprivate var lastSeq: Int64?
         fileprivate var firstPushID: Int64?
@@ -263,13 +353,14 @@ struct LogBlockBuilder {
 
     var mark: Mark {
         Mark(
-            bytes: bytes.count, firstSeq: firstSeq, lastSeq: lastSeq, firstPushID: firstPushID, lastPushID: lastPushID,
-            eventCount: eventCount, pushCount: pushCount)
+            eventBytes: events.bytes.count, pushBytes: pushes.bytes.count, firstSeq: firstSeq, lastSeq: lastSeq,
+            firstPushID: firstPushID, lastPushID: lastPushID, eventCount: eventCount, pushCount: pushCount)
     }
 
     /// Drops what was appended since `mark` was taken.
     mutating func truncate(to mark: Mark) {
-        bytes.removeSubrange(mark.bytes...)
+        events.truncate(to: mark.eventBytes)
+        pushes.truncate(to: mark.pushBytes)
         firstSeq = mark.firstSeq
         lastSeq = mark.lastSeq
         firstPushID = mark.firstPushID
@@ -282,7 +373,8 @@ struct LogBlockBuilder {
 
     /// Empties the builder (after the block is inserted, or with the transaction rolled back).
     mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
+        events.truncate(to: 0)
+        pushes.truncate(to: 0)
         firstSeq = nil
         lastSeq = nil
         firstPushID = nil
@@ -298,23 +390,23 @@ struct LogBlockBuilder {
         seq: Int64, at: Double, type: String, deviceId: String?, bundleId: String?, activityId: String?,
         alarmId: String?, carried: LogBlock.Carried?, stored: UnsafeRawBufferPointer
     ) {
-        bytes.append(LogBlock.eventTag)
-        appendSigned(seq)
-        appendTime(at)
-        appendString(type)
-        appendOptional(deviceId)
-        appendOptional(bundleId)
-        appendOptional(activityId)
-        appendOptional(alarmId)
-        appendOptional(carried?.kind)
+        events.append(LogBlock.eventTag)
+        events.appendSigned(seq)
+        events.appendTime(at)
+        events.appendString(type)
+        events.appendOptional(deviceId)
+        events.appendOptional(bundleId)
+        events.appendOptional(activityId)
+        events.appendOptional(alarmId)
+        events.appendOptional(carried?.kind)
         if let carried {
-            appendString(carried.id)
-            appendOptional(carried.state)
-            appendUnsigned(UInt64(carried.offset))
-            appendUnsigned(UInt64(carried.length))
+            events.appendString(carried.id)
+            events.appendOptional(carried.state)
+            events.appendUnsigned(UInt64(carried.offset))
+            events.appendUnsigned(UInt64(carried.length))
         }
-        appendUnsigned(UInt64(stored.count))
-        bytes.append(contentsOf: stored)
+        events.appendUnsigned(UInt64(stored.count))
+        events.append(contentsOf: stored)
         if firstSeq == nil { firstSeq = seq }
         lastSeq = seq
         eventCount += 1
@@ -323,31 +415,42 @@ struct LogBlockBuilder {
 
     /// Appends a push log entry, its record in the block or (`embedded`) in an event of it.
     mutating func appendPush(id: Int64, _ push: PushLogEntry, embeddedIn embedded: EmbeddedRecord?) {
-        bytes.append(LogBlock.pushTag)
-        appendSigned(id)
-        appendTime(push.receivedAt)
-        appendOptional(push.apnsId)
-        appendOptional(push.uniqueId)
-        appendOptional(push.token)
-        appendOptional(push.channelId)
-        appendOptional(push.bundleId)
+        pushes.append(LogBlock.pushTag)
+        pushes.appendSigned(id)
+        pushes.appendTime(push.receivedAt)
+        pushes.appendOptional(push.apnsId)
+        pushes.appendOptional(push.uniqueId)
+        pushes.appendOptional(push.token)
+        pushes.appendOptional(push.channelId)
+        pushes.appendOptional(push.bundleId)
         if let embedded {
-            bytes.append(1)
-            appendSigned(embedded.seq)
-            appendUnsigned(UInt64(embedded.offset))
-            appendUnsigned(UInt64(embedded.length))
+            pushes.append(1)
+            pushes.appendSigned(embedded.seq)
+            pushes.appendUnsigned(UInt64(embedded.offset))
+            pushes.appendUnsigned(UInt64(embedded.length))
         } else {
-            bytes.append(0)
-            appendUnsigned(UInt64(push.record.count))
-            bytes.append(contentsOf: push.record)
+            pushes.append(0)
+            pushes.appendUnsigned(UInt64(push.record.count))
+            push.record.withUnsafeBytes { pushes.append(contentsOf: $0) }
         }
         if firstPushID == nil { firstPushID = id }
         lastPushID = id
         pushCount += 1
         pushTimes.append((id, push.receivedAt))
     }
+}
 
-    private mutating func appendUnsigned(_ value: UInt64) {
+/// The bytes of one section of a block, appended to in the block's encoding (see `LogBlock`).
+private struct LogBlockSection {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func truncate(to count: Int) { bytes.removeSubrange(count...) }
+
+    mutating func append(_ byte: UInt8) { bytes.append(byte) }
+
+    mutating func append(contentsOf buffer: UnsafeRawBufferPointer) { bytes.append(contentsOf: buffer) }
+
+    mutating func appendUnsigned(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -356,11 +459,11 @@ struct LogBlockBuilder {
         bytes.append(UInt8(value))
     }
 
-    private mutating func appendSigned(_ value: Int64) {
+    mutating func appendSigned(_ value: Int64) {
         appendUnsigned(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    private mutating func appendTime(_ value: Double) {
+    mutating func appendTime(_ value: Double) {
         var bits = value.bitPattern
         for _ in 0..<8 {
             bytes.append(UInt8(truncatingIfNeeded: bits))
@@ -368,7 +471,7 @@ struct LogBlockBuilder {
         }
     }
 
-    private mutating func appendString(_ value: String) {
+    mutating func appendString(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             appendUnsigned(UInt64(utf8.count))
@@ -376,7 +479,7 @@ struct LogBlockBuilder {
         }
     }
 
-    private mutating func appendOptional(_ value: String?) {
+    mutating func appendOptional(_ value: String?) {
         guard var value else { return bytes.append(0) }
         value.withUTF8 { utf8 in
             appendUnsigned(UInt64(utf8.count) + 1)

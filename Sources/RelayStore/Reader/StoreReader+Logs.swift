@@ -59,18 +59,33 @@ extension StoreReader {
         guard limit > 0 else { return [] }
         return try readLogs { database, marks throws(StoreError) in
             var pushes: [StoredPush] = []
-            try database.forEachLogBlock(withPushesFrom: marks.pushesFrom, before: before) {
-                contents throws(StoreError) in
-                for push in contents.pushes.reversed()
-                where push.id >= marks.pushesFrom && push.id < (before ?? Int64.max) && filter.matches(push) {
+            // Records kept in an event: read after the search, each block's events once.
+            var embedded: [(index: Int, request: EventSliceRequest)] = []
+            let wanted = filter.bytes
+            try database.forEachPushSection(from: marks.pushesFrom, before: before) { section throws(StoreError) in
+                for raw in try LogBlock.rawPushes(section).reversed()
+                where raw.id >= marks.pushesFrom && raw.id < (before ?? Int64.max) && wanted.matches(raw, in: section) {
+                    let push = raw.resolved(in: section)
+                    var record: [UInt8] = []
+                    switch push.record {
+                    case .inline(let range): record = Array(section[range])
+                    case .embedded(let location):
+                        embedded.append(
+                            (
+                                pushes.count,
+                                EventSliceRequest(seq: location.seq, offset: location.offset, length: location.length)
+                            ))
+                    }
                     let entry = PushLogEntry(
                         apnsId: push.apnsId, uniqueId: push.uniqueId, token: push.token, channelId: push.channelId,
-                        bundleId: push.bundleId, receivedAt: push.receivedAt, record: try contents.record(of: push))
+                        bundleId: push.bundleId, receivedAt: push.receivedAt, record: record)
                     pushes.append(StoredPush(id: push.id, push: entry))
                     if pushes.count == limit { return false }
                 }
                 return true
             }
+            let records = try database.eventSlices(embedded.map(\.request))
+            for (item, record) in zip(embedded, records) { pushes[item.index].push.record = record }
             return pushes
         }
     }
@@ -113,10 +128,30 @@ extension StoredEventFilter {
 }
 
 extension PushFilter {
-    /// Whether `push` passes every condition set.
-    func matches(_ push: LogBlock.Push) -> Bool {
-        (token == nil || push.token == token) && (apnsId == nil || push.apnsId == apnsId)
-            && (uniqueId == nil || push.uniqueId == uniqueId) && (channelId == nil || push.channelId == channelId)
-            && (bundleId == nil || push.bundleId == bundleId)
+    /// The filter's strings as UTF-8, to compare with entries where their section holds them.
+    struct Bytes {
+        var token: [UInt8]?
+        var apnsId: [UInt8]?
+        var uniqueId: [UInt8]?
+        var channelId: [UInt8]?
+        var bundleId: [UInt8]?
+
+        /// Whether `push` (read from `section`) passes every condition set.
+        func matches(_ push: LogBlock.RawPush, in section: [UInt8]) -> Bool {
+            func same(_ wanted: [UInt8]?, _ range: Range<Int>?) -> Bool {
+                guard let wanted else { return true }
+                guard let range else { return false }
+                return section[range].elementsEqual(wanted)
+            }
+            return same(token, push.token) && same(apnsId, push.apnsId) && same(uniqueId, push.uniqueId)
+                && same(channelId, push.channelId) && same(bundleId, push.bundleId)
+        }
+    }
+
+    var bytes: Bytes {
+        Bytes(
+            token: token.map { Array($0.utf8) }, apnsId: apnsId.map { Array($0.utf8) },
+            uniqueId: uniqueId.map { Array($0.utf8) }, channelId: channelId.map { Array($0.utf8) },
+            bundleId: bundleId.map { Array($0.utf8) })
     }
 }

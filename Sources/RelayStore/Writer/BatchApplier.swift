@@ -351,7 +351,7 @@ final class BatchApplier {
             note(contents)
             return true
         }
-        if !block.isEmpty { note(try LogBlock.Contents(block.bytes)) }
+        if !block.isEmpty { note(try block.contents()) }
         let statement = try prepared(
             &flushCarried,
             """
@@ -469,6 +469,22 @@ final class BatchApplier {
             }
         }
 
+        /// The block column holding the side's entries.
+        var section: String {
+            switch self {
+            case .events: "events"
+            case .pushes: "pushes"
+            }
+        }
+
+        /// A block's entries of this side, read from its `section`.
+        func contents(_ bytes: [UInt8]) throws(StoreError) -> LogBlock.Contents {
+            switch self {
+            case .events: try LogBlock.Contents(events: bytes)
+            case .pushes: try LogBlock.Contents(pushes: bytes)
+            }
+        }
+
         /// The mark below which entries are pruned.
         func mark(_ marks: LogMarks) -> Int64 {
             switch self {
@@ -523,10 +539,10 @@ final class BatchApplier {
                     continue
                 }
                 // The cut falls in this block (or the mark does): count its visible entries.
-                let data = try database.optionalBlob("SELECT data FROM log_blocks WHERE id = ?1") {
+                let data = try database.optionalBlob("SELECT \(side.section) FROM log_blocks WHERE id = ?1") {
                     bound throws(StoreError) in try bound.bind(statement.int64(2), at: 1)
                 }
-                let visible = side.entries(try LogBlock.Contents(data ?? [])).filter { $0.key >= mark }
+                let visible = side.entries(try side.contents(data ?? [])).filter { $0.key >= mark }
                 if remaining <= visible.count {
                     cutoff = visible[visible.count - remaining].key
                     return
@@ -546,11 +562,11 @@ final class BatchApplier {
         var newest: Int64?
         var found: Int64?
         let (_, last, _) = side.columns
-        let sql = "SELECT data FROM log_blocks WHERE \(last) >= ?1 ORDER BY \(last)"
+        let sql = "SELECT \(side.section) FROM log_blocks WHERE \(last) >= ?1 ORDER BY \(last)"
         try database.withStatement(sql) { statement throws(StoreError) in
             try statement.bind(mark, at: 1)
             while try statement.step() {
-                for entry in side.entries(try LogBlock.Contents(statement.blob(0) ?? [])) where entry.key >= mark {
+                for entry in side.entries(try side.contents(statement.blob(0) ?? [])) where entry.key >= mark {
                     if entry.at >= time {
                         found = entry.key
                         return
@@ -584,7 +600,7 @@ final class BatchApplier {
                         seq: statement.int64(2), offset: Int(statement.int64(3)), length: Int(statement.int64(4))))
             }
         }
-        let pending = block.isEmpty ? nil : try LogBlock.Contents(block.bytes)
+        let pending = block.isEmpty ? nil : try block.contents()
         let bodies = try database.eventSlices(requests, pending: pending)
         for (key, body) in zip(keys, bodies) {
             let sql = """

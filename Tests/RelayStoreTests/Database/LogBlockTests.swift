@@ -46,7 +46,7 @@ final class LogBlockTests: XCTestCase {
         XCTAssertEqual(builder.eventTimes.map(\.at), [1_000.25, 1_001.5])
         XCTAssertEqual(builder.pushTimes.map(\.id), [41, 42])
 
-        let contents = try LogBlock.Contents(builder.bytes)
+        let contents = try builder.contents()
         XCTAssertEqual(contents.events.map(\.seq), [7, 8])
         XCTAssertEqual(contents.events.map(\.type), ["alarm.fired", "activity.updated"])
         XCTAssertEqual(contents.events.map(\.at), [1_000.25, 1_001.5])
@@ -79,7 +79,7 @@ final class LogBlockTests: XCTestCase {
                 stored: stored)
         }
         let mark = builder.mark
-        let kept = builder.bytes
+        let kept = builder.eventBytes
         builder.appendPush(id: 5, Sample.push("x"), embeddedIn: nil)
         packer.withStored(Sample.bytes("{}")) { stored in
             builder.appendEvent(
@@ -87,7 +87,8 @@ final class LogBlockTests: XCTestCase {
                 stored: stored)
         }
         builder.truncate(to: mark)
-        XCTAssertEqual(builder.bytes, kept)
+        XCTAssertEqual(builder.eventBytes, kept)
+        XCTAssertEqual(builder.pushBytes, [])
         XCTAssertEqual(builder.lastSeq, 1)
         XCTAssertNil(builder.firstPushID)
         XCTAssertNil(builder.lastPushID)
@@ -100,29 +101,36 @@ final class LogBlockTests: XCTestCase {
         XCTAssertNil(builder.firstSeq)
     }
 
-    func testABlockCutShortAnywhereInsideARecordIsDamaged() throws {
-        let bytes = sampleBlock().builder.bytes
-        // Where each record ends: a cut there leaves whole records, anywhere else it is damage.
-        var ends: Set<Int> = [0]
-        for count in 1..<bytes.count {
-            let contents = try? LogBlock.Contents(Array(bytes[..<count]))
-            if contents != nil { ends.insert(count) }
-        }
-        XCTAssertEqual(ends.count, 4, "a whole block of four records, and each prefix of whole records")
-        for count in 0..<bytes.count where !ends.contains(count) {
-            XCTAssertThrowsError(try LogBlock.Contents(Array(bytes[..<count]))) { error in
-                XCTAssertTrue("\(error)".contains("the log block is damaged"), "\(error)")
+    func testASectionCutShortAnywhereInsideARecordIsDamaged() throws {
+        let builder = sampleBlock().builder
+        for (name, bytes) in [("events", builder.eventBytes), ("pushes", builder.pushBytes)] {
+            func read(_ section: [UInt8]) throws -> LogBlock.Contents {
+                name == "events" ? try LogBlock.Contents(events: section) : try LogBlock.Contents(pushes: section)
+            }
+            // Where each record ends: a cut there leaves whole records, anywhere else it is damage.
+            var ends: Set<Int> = [0]
+            for count in 1..<bytes.count where (try? read(Array(bytes[..<count]))) != nil { ends.insert(count) }
+            XCTAssertEqual(ends.count, 2, "\(name): two records, and a prefix of one whole record")
+            for count in 0..<bytes.count where !ends.contains(count) {
+                XCTAssertThrowsError(try read(Array(bytes[..<count])), name) { error in
+                    XCTAssertTrue("\(error)".contains("the log block is damaged"), "\(error)")
+                }
             }
         }
     }
 
-    func testAnUnknownTagOrAnOverlongNumberOrLengthIsNamed() {
-        let bytes = sampleBlock().builder.bytes
-        XCTAssertThrowsError(try LogBlock.Contents(bytes + [9])) { error in
-            XCTAssertTrue("\(error)".contains("unknown record tag 9 at byte \(bytes.count)"), "\(error)")
+    func testARecordInTheWrongSectionOrAnOverlongNumberOrLengthIsNamed() {
+        let builder = sampleBlock().builder
+        XCTAssertThrowsError(try LogBlock.Contents(events: builder.eventBytes + builder.pushBytes)) { error in
+            XCTAssertTrue(
+                "\(error)".contains("unknown record tag 2 at byte \(builder.eventBytes.count) of events"), "\(error)")
+        }
+        XCTAssertThrowsError(try LogBlock.Contents(pushes: [LogBlock.eventTag])) { error in
+            XCTAssertTrue("\(error)".contains("unknown record tag 1 at byte 0 of pushes"), "\(error)")
         }
         // An event whose seq never ends its varint.
-        XCTAssertThrowsError(try LogBlock.Contents([LogBlock.eventTag] + Array(repeating: 0xFF, count: 11))) { error in
+        XCTAssertThrowsError(try LogBlock.Contents(events: [LogBlock.eventTag] + Array(repeating: 0xFF, count: 11))) {
+            error in
             XCTAssertTrue("\(error)".contains("is too long"), "\(error)")
         }
         // A push whose inline record claims more bytes than the block has.
@@ -130,11 +138,75 @@ final class LogBlockTests: XCTestCase {
         push += Array(repeating: 0, count: 8)  // receivedAt
         push += Array(repeating: 0, count: 5)  // five absent strings
         push += [0, 0x7F]  // inline, 127 bytes
-        XCTAssertThrowsError(try LogBlock.Contents(push + [1, 2, 3])) { error in
+        XCTAssertThrowsError(try LogBlock.Contents(pushes: push + [1, 2, 3])) { error in
             XCTAssertTrue("\(error)".contains("runs past its end"), "\(error)")
         }
-        XCTAssertThrowsError(try LogBlock.Contents(push.dropLast(2) + [7])) { error in
+        XCTAssertThrowsError(try LogBlock.Contents(pushes: push.dropLast(2) + [7])) { error in
             XCTAssertTrue("\(error)".contains("unknown record kind 7"), "\(error)")
         }
+    }
+
+    /// The sample's records as version 6 wrote them: in the order appended (event, push, event,
+    /// push), in one column.
+    private func interleavedSample() throws -> (builder: LogBlockBuilder, data: [UInt8]) {
+        let builder = sampleBlock().builder
+        let contents = try builder.contents()
+        let firstEventEnd = contents.events[0].stored.upperBound
+        let firstPushEnd = try XCTUnwrap(contents.pushes[0].record.inlineRange).upperBound
+        let data =
+            Array(builder.eventBytes[..<firstEventEnd]) + Array(builder.pushBytes[..<firstPushEnd])
+            + Array(builder.eventBytes[firstEventEnd...]) + Array(builder.pushBytes[firstPushEnd...])
+        return (builder, data)
+    }
+
+    func testAVersion6BlockSplitsIntoItsSectionsRecordByRecord() throws {
+        let (builder, interleaved) = try interleavedSample()
+        let sections = try LogBlock.sections(of: interleaved)
+        XCTAssertEqual(sections.events, builder.eventBytes)
+        XCTAssertEqual(sections.pushes, builder.pushBytes)
+        XCTAssertNotEqual(interleaved, builder.pushBytes + builder.eventBytes)
+        XCTAssertThrowsError(try LogBlock.sections(of: interleaved + [9])) { error in
+            XCTAssertTrue("\(error)".contains("unknown record tag 9 at byte \(interleaved.count) of data"), "\(error)")
+        }
+    }
+
+    func testMigrationToVersion7SplitsEveryBlockAndKeepsWhatTheLogsHold() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("v6.db")
+        let (_, interleaved) = try interleavedSample()
+        let data = sampleBlock().data
+        do {
+            let database = try Database(path: path)
+            try database.migrate(Array(StoreSchema.migrations.prefix(6)))
+            let sql = """
+                INSERT INTO log_blocks (first_seq, last_seq, first_push_id, last_push_id, event_count, push_count, data)
+                VALUES (7, 8, 41, 42, 2, 2, ?1)
+                """
+            try database.withStatement(sql) { statement throws(StoreError) in
+                try statement.bind(interleaved, at: 1)
+                try statement.run()
+            }
+        }
+        let store = try Store(path: path)
+        defer { store.close() }
+        let events = try store.reader.events(after: 0, limit: 10)
+        XCTAssertEqual(events.map(\.seq), [7, 8])
+        XCTAssertEqual(events.map(\.data), [data[0], data[1]])
+        let pushes = try store.reader.pushes(limit: 10)
+        XCTAssertEqual(pushes.map(\.id), [42, 41])
+        XCTAssertEqual(pushes.map(\.push.record), [data[2], Sample.push("p8").record])
+        XCTAssertEqual(try store.reader.pushes(filter: PushFilter(channelId: "ch1"), limit: 10).map(\.id), [41])
+        XCTAssertEqual(try store.reader.pushCount(), 2)
+        // Numbering goes on from the migrated blocks.
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(9)), .appendPush(Sample.push("p10"))]))
+        XCTAssertEqual(try store.reader.pushes(limit: 1).map(\.id), [43])
+        XCTAssertEqual(try store.reader.latestEventSeq(), 9)
+    }
+}
+
+extension LogBlock.Record {
+    fileprivate var inlineRange: Range<Int>? {
+        if case .inline(let range) = self { range } else { nil }
     }
 }

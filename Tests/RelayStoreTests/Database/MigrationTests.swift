@@ -19,8 +19,8 @@ final class MigrationTests: XCTestCase {
     func testFreshFileGetsTheWholeSchema() throws {
         let database = try Database(path: directory.file("a.db"))
         XCTAssertEqual(try database.userVersion(), 0)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
-        XCTAssertEqual(try database.userVersion(), 6)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 7)
+        XCTAssertEqual(try database.userVersion(), 7)
         XCTAssertEqual(try tables(database), ["documents", "log_blocks", "meta", "sqlite_sequence"])
     }
 
@@ -32,7 +32,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("INSERT INTO meta VALUES ('k', x'01')")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 7)
         let count = try database.withStatement("SELECT count(*) FROM meta WHERE key = 'k'") {
             statement throws(StoreError) in
             try statement.step() ? statement.int64(0) : -1
@@ -71,9 +71,9 @@ final class MigrationTests: XCTestCase {
 
     func testNewerFileAndBadNumberingAreRefused() throws {
         let database = try Database(path: directory.file("a.db"))
-        try database.execute("PRAGMA user_version = 7")
+        try database.execute("PRAGMA user_version = 8")
         XCTAssertThrowsError(try database.migrate(StoreSchema.migrations)) { error in
-            XCTAssertTrue((error as? StoreError)?.message.contains("schema version 7") ?? false)
+            XCTAssertTrue((error as? StoreError)?.message.contains("schema version 8") ?? false)
         }
         XCTAssertThrowsError(try database.migrate([Migration(version: 2, sql: "SELECT 1")])) { error in
             XCTAssertTrue((error as? StoreError)?.message.contains("expected 1") ?? false)
@@ -94,7 +94,7 @@ final class MigrationTests: XCTestCase {
             try database.execute("DELETE FROM pushes WHERE apns_id = 'p3'")
         }
         let database = try Database(path: path)
-        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 6)
+        XCTAssertEqual(try database.migrate(StoreSchema.migrations), 7)
         let writer = StoreWriter(database: database)
         try writer.submitAndWait(StoreBatch([.appendPush(Sample.push("p4"))]))
         writer.close()

@@ -41,7 +41,7 @@ final class EventPackingTests: XCTestCase {
     private func storedData(_ seq: Int64) throws -> [UInt8] {
         let database = try Database(path: path, options: .reader)
         guard let block = try database.logBlock(holdingEvent: seq), let event = block.event(seq: seq) else { return [] }
-        return Array(block.bytes[event.stored])
+        return Array(block.eventBytes[event.stored])
     }
 
     private static func stored(_ data: [UInt8]) -> [UInt8] {
@@ -175,8 +175,8 @@ final class EventPackingTests: XCTestCase {
                     alarmId: nil,
                     carried: nil, stored: stored)
             }
-            try database.withStatement("UPDATE log_blocks SET data = ?1") { statement throws(StoreError) in
-                try statement.bind(block.bytes, at: 1)
+            try database.withStatement("UPDATE log_blocks SET events = ?1") { statement throws(StoreError) in
+                try statement.bind(block.eventBytes, at: 1)
                 try statement.run()
             }
             XCTAssertThrowsError(try store.reader.events(after: 0, limit: 10), "\(damage)") { error in
