@@ -54,6 +54,14 @@ public final class RelayService: Sendable {
         retention: Retention = Retention()
     ) throws -> RelayService {
         let store = try Store(path: path)
+        if let migration = store.writer.migration, migration.from > 0 {
+            RelayLog.info(
+                "store.migrated",
+                [
+                    "from": String(migration.from), "to": String(migration.to),
+                    "seconds": String(format: "%.3f", migration.seconds),
+                ])
+        }
         let reader = store.reader
         let realNow = SystemClock().now()
         var firstStart = realNow

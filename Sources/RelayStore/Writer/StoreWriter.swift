@@ -54,6 +54,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     public let maxBatchesPerCommit: Int
     /// The log's length, in frames, from which the writer asks the checkpointer to copy it back.
     public let checkpointFrames: Int
+    /// The schema migration applied when this writer opened the file, if any was needed.
+    public let migration: SchemaMigration?
     private let database: Database  // touched only by the writer thread once it has started
     private let applier: BatchApplier  // likewise
     private let checkpointer: Checkpointer?  // nil when its connection could not be opened
@@ -85,9 +87,11 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// are written to their rows (see `BatchApplier`).
     public init(
         database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32,
-        documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384
+        documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384,
+        migration: SchemaMigration? = nil
     ) {
         self.database = database
+        self.migration = migration
         applier = BatchApplier(
             database: database, documentFlushInterval: documentFlushInterval, documentFlushEvents: documentFlushEvents)
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
@@ -110,8 +114,13 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// Opens the database at `path`, applies the relay's migrations and starts the writer.
     public convenience init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
         let database = try Database(path: path, options: options)
-        try database.migrate(StoreSchema.migrations)
-        self.init(database: database)
+        let before = try database.userVersion()
+        let began = ContinuousClock.now
+        let after = try database.migrate(StoreSchema.migrations)
+        let took = ContinuousClock.now - began
+        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
+        let migration = after == before ? nil : SchemaMigration(from: before, to: after, seconds: seconds)
+        self.init(database: database, migration: migration)
     }
 
     // MARK: - Submitting
@@ -435,4 +444,12 @@ private final class Outcome: @unchecked Sendable {  // guarded by `condition`
         while result == nil { condition.wait() }
         return result ?? .failure(.store("submit", "no result"))
     }
+}
+
+/// A schema migration a writer applied when it opened its file: from the version the file had (0
+/// for a new file) to the relay's, and how long it took.
+public struct SchemaMigration: Sendable, Equatable {
+    public var from: Int32
+    public var to: Int32
+    public var seconds: Double
 }

@@ -69,6 +69,28 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(try tables(database), [])
     }
 
+    func testTheWriterSaysWhichMigrationItApplied() throws {
+        let path = directory.file("a.db")
+        do {
+            let database = try Database(path: path)
+            try database.migrate(Array(StoreSchema.migrations.prefix(5)))
+        }
+        do {
+            let store = try Store(path: path)
+            defer { store.close() }
+            let migration = try XCTUnwrap(store.writer.migration)
+            XCTAssertEqual(migration.from, 5)
+            XCTAssertEqual(migration.to, StoreSchema.latestVersion)
+            XCTAssertGreaterThanOrEqual(migration.seconds, 0)
+        }
+        let reopened = try Store(path: path)
+        defer { reopened.close() }
+        XCTAssertNil(reopened.writer.migration)
+        let fresh = try Store(path: directory.file("b.db"))
+        defer { fresh.close() }
+        XCTAssertEqual(fresh.writer.migration?.from, 0)
+    }
+
     func testNewerFileAndBadNumberingAreRefused() throws {
         let database = try Database(path: directory.file("a.db"))
         try database.execute("PRAGMA user_version = 8")
