@@ -13,12 +13,7 @@ extension Database {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """
         try withStatement(sql) { statement throws(StoreError) in
-            try statement.bind(builder.firstSeq, at: 1)
-            try statement.bind(builder.lastSeq, at: 2)
-            try statement.bind(builder.firstPushID, at: 3)
-            try statement.bind(builder.lastPushID, at: 4)
-            try statement.bind(Int64(builder.eventCount), at: 5)
-            try statement.bind(Int64(builder.pushCount), at: 6)
+            try statement.bindRanges(of: builder)
             let (pushes, events) = (builder.pushBytes, builder.eventBytes)
             let bound = pushes.withUnsafeBytes { pushes in
                 events.withUnsafeBytes { events in
@@ -162,5 +157,18 @@ extension Database {
             slices[index] = try block?.slice(seq: request.seq, offset: request.offset, length: request.length) ?? []
         }
         return slices
+    }
+}
+
+extension Statement {
+    /// Binds parameters 1 to 6 of an insert into `log_blocks` to `builder`'s ranges and counts:
+    /// first and last event `seq`, first and last push log id, event count, push count.
+    func bindRanges(of builder: LogBlockBuilder) throws(StoreError) {
+        try bind(builder.firstSeq, at: 1)
+        try bind(builder.lastSeq, at: 2)
+        try bind(builder.firstPushID, at: 3)
+        try bind(builder.lastPushID, at: 4)
+        try bind(Int64(builder.eventCount), at: 5)
+        try bind(Int64(builder.pushCount), at: 6)
     }
 }

@@ -264,12 +264,7 @@ public enum StoreSchema {
             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """
         try database.withStatement(sql) { statement throws(StoreError) in
-            try statement.bind(builder.firstSeq, at: 1)
-            try statement.bind(builder.lastSeq, at: 2)
-            try statement.bind(builder.firstPushID, at: 3)
-            try statement.bind(builder.lastPushID, at: 4)
-            try statement.bind(Int64(builder.eventCount), at: 5)
-            try statement.bind(Int64(builder.pushCount), at: 6)
+            try statement.bindRanges(of: builder)
             try statement.bind(builder.pushBytes + builder.eventBytes, at: 7)
             try statement.run()
         }
