@@ -285,7 +285,12 @@ public enum StoreSchema {
             """
         try database.withStatement(select) { row throws(StoreError) in
             while try row.step() {
-                let sections = try LogBlock.sections(of: row.blob(7) ?? [])
+                let sections: (events: [UInt8], pushes: [UInt8])
+                do throws(StoreError) {
+                    sections = try LogBlock.sections(of: row.blob(7) ?? [])
+                } catch {
+                    throw .store("migrate to version 7", "log block \(row.int64(0)): \(error.message)")
+                }
                 try database.withStatement(insert) { statement throws(StoreError) in
                     for column in Int32(0)..<7 {
                         if row.isNull(column) {

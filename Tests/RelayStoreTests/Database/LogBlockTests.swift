@@ -203,6 +203,33 @@ final class LogBlockTests: XCTestCase {
         XCTAssertEqual(try store.reader.pushes(limit: 1).map(\.id), [43])
         XCTAssertEqual(try store.reader.latestEventSeq(), 9)
     }
+
+    func testADamagedVersion6BlockStopsTheMigrationAndNamesTheBlock() throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.file("v6.db")
+        let (_, interleaved) = try interleavedSample()
+        do {
+            let database = try Database(path: path)
+            try database.migrate(Array(StoreSchema.migrations.prefix(6)))
+            let sql = """
+                INSERT INTO log_blocks (id, first_seq, last_seq, first_push_id, last_push_id, event_count, push_count,
+                    data)
+                VALUES (17, 7, 8, 41, 42, 2, 2, ?1)
+                """
+            try database.withStatement(sql) { statement throws(StoreError) in
+                try statement.bind(Array(interleaved.dropLast(3)), at: 1)
+                try statement.run()
+            }
+        }
+        XCTAssertThrowsError(try Store(path: path)) { error in
+            XCTAssertTrue("\(error)".contains("log block 17: the log block is damaged"), "\(error)")
+        }
+        // Nothing changed: the file is still at version 6 with its block.
+        let database = try Database(path: path)
+        XCTAssertEqual(try database.userVersion(), 6)
+        XCTAssertEqual(try database.optionalInteger("SELECT count(*) FROM log_blocks WHERE data IS NOT NULL"), 1)
+    }
 }
 
 extension LogBlock.Record {
