@@ -40,6 +40,11 @@ let package = Package(
         .executableTarget(
             name: "bench-openssl-idle",
             linkerSettings: [.linkedLibrary("ssl"), .linkedLibrary("crypto")]),
+        // The reads that scan the durable log (a filtered stream resumption, a push log search).
+        .executableTarget(
+            name: "bench-log-read",
+            dependencies: [.product(name: "RelayStore", package: "ActivityRelay")],
+            swiftSettings: settings),
         .executableTarget(
             name: "bench-json",
             dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],

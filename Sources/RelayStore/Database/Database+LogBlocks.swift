@@ -33,11 +33,19 @@ extension Database {
     func forEachLogBlock(withEventsAfter seq: Int64, _ body: (LogBlock.Contents) throws(StoreError) -> Bool)
         throws(StoreError)
     {
+        try forEachEventSection(after: seq) { section throws(StoreError) in
+            try body(LogBlock.Contents(events: section))
+        }
+    }
+
+    /// Calls `body` with the `events` section of each block that `forEachLogBlock(withEventsAfter:)`
+    /// reads, as stored, for a filtered read that compares events without making strings of them.
+    func forEachEventSection(after seq: Int64, _ body: ([UInt8]) throws(StoreError) -> Bool) throws(StoreError) {
         let sql = "SELECT events FROM log_blocks WHERE last_seq > ?1 ORDER BY last_seq"
         try withStatement(sql) { statement throws(StoreError) in
             try statement.bind(seq, at: 1)
             while try statement.step() {
-                guard try body(LogBlock.Contents(events: statement.blob(0) ?? [])) else { return }
+                guard try body(statement.blob(0) ?? []) else { return }
             }
         }
     }

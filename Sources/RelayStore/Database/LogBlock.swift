@@ -46,6 +46,45 @@ enum LogBlock {
         var stored: Range<Int>
     }
 
+    /// An event as its section holds it, its strings still ranges of the section's bytes: a
+    /// filtered read of the log compares them there and makes strings only of what matches.
+    struct RawEvent {
+        var seq: Int64
+        var at: Double
+        var type: Range<Int>
+        var deviceId: Range<Int>?
+        var bundleId: Range<Int>?
+        var activityId: Range<Int>?
+        var alarmId: Range<Int>?
+        var carried: (kind: Range<Int>, id: Range<Int>, state: Range<Int>?, offset: Int, length: Int)?
+        var stored: Range<Int>
+
+        /// The event, with its strings, read from `section` (the bytes it was read from).
+        func resolved(in section: [UInt8]) -> Event {
+            func string(_ range: Range<Int>) -> String { String(decoding: section[range], as: UTF8.self) }
+            return Event(
+                seq: seq, at: at, type: string(type), deviceId: deviceId.map(string), bundleId: bundleId.map(string),
+                activityId: activityId.map(string), alarmId: alarmId.map(string),
+                carried: carried.map { carried in
+                    Carried(
+                        kind: string(carried.kind), id: string(carried.id), state: carried.state.map(string),
+                        offset: carried.offset, length: carried.length)
+                }, stored: stored)
+        }
+    }
+
+    /// Every event of an `events` section, in order, unresolved; damaged bytes, or a record of
+    /// another kind, are an error naming where.
+    static func rawEvents(_ section: [UInt8]) throws(StoreError) -> [RawEvent] {
+        var events: [RawEvent] = []
+        var cursor = Cursor(bytes: section, section: "events")
+        while !cursor.atEnd {
+            try cursor.expect(LogBlock.eventTag)
+            events.append(try cursor.event())
+        }
+        return events
+    }
+
     /// Where a push log entry's record is.
     enum Record: Equatable {
         /// In the block, at this range.
@@ -114,11 +153,7 @@ enum LogBlock {
         init(events eventBytes: [UInt8] = [], pushes pushBytes: [UInt8] = []) throws(StoreError) {
             self.eventBytes = eventBytes
             self.pushBytes = pushBytes
-            var cursor = Cursor(bytes: eventBytes, section: "events")
-            while !cursor.atEnd {
-                try cursor.expect(LogBlock.eventTag)
-                events.append(try cursor.event())
-            }
+            events = try LogBlock.rawEvents(eventBytes).map { $0.resolved(in: eventBytes) }
             pushes = try LogBlock.rawPushes(pushBytes).map { $0.resolved(in: pushBytes) }
         }
 
@@ -251,14 +286,6 @@ enum LogBlock {
             return position..<(position + length)
         }
 
-        mutating func string() throws(StoreError) -> String {
-            String(decoding: bytes[try range()], as: UTF8.self)
-        }
-
-        mutating func optionalString() throws(StoreError) -> String? {
-            try optionalRange().map { String(decoding: bytes[$0], as: UTF8.self) }
-        }
-
         /// Where an optional string's bytes are, nil for none.
         mutating func optionalRange() throws(StoreError) -> Range<Int>? {
             let marker = try unsigned()
@@ -271,21 +298,19 @@ enum LogBlock {
             return position..<(position + length)
         }
 
-        mutating func event() throws(StoreError) -> Event {
+        mutating func event() throws(StoreError) -> RawEvent {
             let seq = try signed()
             let at = try time()
-            let type = try string()
-            let deviceId = try optionalString()
-            let bundleId = try optionalString()
-            let activityId = try optionalString()
-            let alarmId = try optionalString()
-            var carried: Carried?
-            if let kind = try optionalString() {
-                carried = Carried(
-                    kind: kind, id: try string(), state: try optionalString(), offset: try number(),
-                    length: try number())
+            let type = try range()
+            let deviceId = try optionalRange()
+            let bundleId = try optionalRange()
+            let activityId = try optionalRange()
+            let alarmId = try optionalRange()
+            var carried: (kind: Range<Int>, id: Range<Int>, state: Range<Int>?, offset: Int, length: Int)?
+            if let kind = try optionalRange() {
+                carried = (kind, try range(), try optionalRange(), try number(), try number())
             }
-            return Event(
+            return RawEvent(
                 seq: seq, at: at, type: type, deviceId: deviceId, bundleId: bundleId, activityId: activityId,
                 alarmId: alarmId, carried: carried, stored: try range())
         }

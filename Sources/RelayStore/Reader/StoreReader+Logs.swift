@@ -14,13 +14,18 @@ extension StoreReader {
         return try readLogs { database, marks throws(StoreError) in
             let after = marks.eventsFrom == Int64.min ? seq : max(seq, marks.eventsFrom - 1)
             var events: [StoredEvent] = []
-            try database.forEachLogBlock(withEventsAfter: after) { contents throws(StoreError) in
-                for event in contents.events where event.seq > after && filter.matches(event) {
+            let wanted = filter.bytes
+            try database.forEachEventSection(after: after) { section throws(StoreError) in
+                for raw in try LogBlock.rawEvents(section) where raw.seq > after && wanted.matches(raw, in: section) {
+                    let event = raw.resolved(in: section)
+                    let data = try section.withUnsafeBytes { block in
+                        EventPacking.unpacked(UnsafeRawBufferPointer(rebasing: block[event.stored]))
+                    }.get()
                     events.append(
                         StoredEvent(
                             seq: event.seq, type: event.type, at: event.at, deviceId: event.deviceId,
                             bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
-                            data: try contents.data(of: event)))
+                            data: data))
                     if events.count == limit { return false }
                 }
                 return true
@@ -119,11 +124,34 @@ extension StoreReader {
 }
 
 extension StoredEventFilter {
-    /// Whether `event` passes every condition set.
-    func matches(_ event: LogBlock.Event) -> Bool {
-        (deviceId == nil || event.deviceId == deviceId) && (bundleId == nil || event.bundleId == bundleId)
-            && (activityId == nil || event.activityId == activityId) && (alarmId == nil || event.alarmId == alarmId)
-            && (types == nil || types?.contains(event.type) == true)
+    /// The filter's strings as UTF-8, to compare with events where their section holds them.
+    struct Bytes {
+        var deviceId: [UInt8]?
+        var bundleId: [UInt8]?
+        var activityId: [UInt8]?
+        var alarmId: [UInt8]?
+        var types: [[UInt8]]?
+
+        /// Whether `event` (read from `section`) passes every condition set.
+        func matches(_ event: LogBlock.RawEvent, in section: [UInt8]) -> Bool {
+            func same(_ wanted: [UInt8]?, _ range: Range<Int>?) -> Bool {
+                guard let wanted else { return true }
+                guard let range else { return false }
+                return section[range].elementsEqual(wanted)
+            }
+            guard same(deviceId, event.deviceId), same(bundleId, event.bundleId),
+                same(activityId, event.activityId), same(alarmId, event.alarmId)
+            else { return false }
+            guard let types else { return true }
+            return types.contains { section[event.type].elementsEqual($0) }
+        }
+    }
+
+    var bytes: Bytes {
+        Bytes(
+            deviceId: deviceId.map { Array($0.utf8) }, bundleId: bundleId.map { Array($0.utf8) },
+            activityId: activityId.map { Array($0.utf8) }, alarmId: alarmId.map { Array($0.utf8) },
+            types: types.map { $0.map { Array($0.utf8) } })
     }
 }
 

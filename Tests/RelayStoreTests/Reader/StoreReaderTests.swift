@@ -55,6 +55,10 @@ final class StoreReaderTests: XCTestCase {
             ("no types", 0, 100, StoredEventFilter(types: []), []),
             ("device and type", 0, 100, StoredEventFilter(deviceId: "d1", types: ["activity.updated"]), [5]),
             ("device and limit", 1, 1, StoredEventFilter(deviceId: "d1"), [2]),
+            // Compared whole, byte for byte: a prefix or a longer value is another value.
+            ("device prefix", 0, 100, StoredEventFilter(deviceId: "d"), []),
+            ("longer activity", 0, 100, StoredEventFilter(activityId: "a1x"), []),
+            ("type prefix", 0, 100, StoredEventFilter(types: ["activity"]), []),
         ]
         for (name, after, limit, filter, expected) in cases {
             XCTAssertEqual(
@@ -97,6 +101,8 @@ final class StoreReaderTests: XCTestCase {
             ("bundle", PushFilter(bundleId: "app.one"), 100, ["p2", "p1"]),
             ("token and bundle", PushFilter(token: "t1", bundleId: "app.one"), 100, ["p1"]),
             ("no match", PushFilter(apnsId: "nope"), 100, []),
+            ("token prefix", PushFilter(token: "t"), 100, []),
+            ("longer bundle", PushFilter(bundleId: "app.one.x"), 100, []),
         ]
         for (name, filter, limit, expected) in cases {
             XCTAssertEqual(try store.reader.pushes(filter: filter, limit: limit).map(\.push.apnsId), expected, name)
