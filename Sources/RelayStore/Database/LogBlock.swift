@@ -56,8 +56,11 @@ enum LogBlock {
         var bundleId: Range<Int>?
         var activityId: Range<Int>?
         var alarmId: Range<Int>?
-        var carried: (kind: Range<Int>, id: Range<Int>, state: Range<Int>?, offset: Int, length: Int)?
+        var carried: RawCarried?
         var stored: Range<Int>
+
+        /// The document an event carries, its kind, id and state still ranges of the section.
+        typealias RawCarried = (kind: Range<Int>, id: Range<Int>, state: Range<Int>?, offset: Int, length: Int)
 
         /// The event, with its strings, read from `section` (the bytes it was read from).
         func resolved(in section: [UInt8]) -> Event {
@@ -306,7 +309,7 @@ enum LogBlock {
             let bundleId = try optionalRange()
             let activityId = try optionalRange()
             let alarmId = try optionalRange()
-            var carried: (kind: Range<Int>, id: Range<Int>, state: Range<Int>?, offset: Int, length: Int)?
+            var carried: RawEvent.RawCarried?
             if let kind = try optionalRange() {
                 carried = (kind, try range(), try optionalRange(), try number(), try number())
             }
