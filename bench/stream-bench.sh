@@ -18,7 +18,8 @@
 #
 # Environment: the numbers above, PUBLISHERS (4), PAD (400 filler bytes per push), READERS (2
 # subscriber reader threads), RELAY (activity-relay binary; default .build/release/activity-relay,
-# built if missing), KEEP=1 keeps the work directory. Needs nginx with libnginx-mod-nchan, curl,
+# built if missing), KEEP=1 keeps the work directory, PROFILE prefixes the relay's command (say
+# `perf record -g -o /tmp/relay.perf --`; the idle memory figure is then perf's, not the relay's). Needs nginx with libnginx-mod-nchan, curl,
 # python3. Goals: relay p99 < 50 ms, deliveries/s >= nchan's, bytes per idle subscriber <= nchan's.
 # Exit status: 0 when every run completed (whether or not the goals were met), 1 otherwise.
 set -euo pipefail
@@ -70,7 +71,7 @@ cat > "$WORK/relay.json" <<JSON
   "http": { "maxConnections": $((IDLE + 2000)), "idleTimeout": 7200 }
 }
 JSON
-"$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
+${PROFILE:-} "$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
 RELAY_PID=$!
 wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem" 200
 KEY=$(cat "$DATA/admin-key")
