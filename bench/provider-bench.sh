@@ -16,7 +16,7 @@
 # runs alternated; the medians are reported), RELAY (path of the activity-relay binary; default
 # .build/release/activity-relay, built if missing), KEEP=1 keeps the work directory (logs,
 # config), NGINX=0 measures the relay alone (A/B runs of two builds), PROFILE prefixes the relay's
-# command (say `perf record -g -o /tmp/relay.perf --`), SKIP_BUILD=1 skips the release build.
+# command (say `perf record -g -o /tmp/relay.perf --`).
 # Needs h2load (nghttp2-client), nginx, python3, curl.
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
