@@ -76,6 +76,13 @@ enum LogBlock {
         }
     }
 
+    /// The data of the event stored at `stored` in `section`, unpacked.
+    static func data(stored: Range<Int>, in section: [UInt8]) throws(StoreError) -> [UInt8] {
+        try section.withUnsafeBytes { block in
+            EventPacking.unpacked(UnsafeRawBufferPointer(rebasing: block[stored]))
+        }.get()
+    }
+
     /// Every event of an `events` section, in order, unresolved; damaged bytes, or a record of
     /// another kind, are an error naming where.
     static func rawEvents(_ section: [UInt8]) throws(StoreError) -> [RawEvent] {
@@ -174,9 +181,7 @@ enum LogBlock {
 
         /// `event`'s data, unpacked.
         func data(of event: Event) throws(StoreError) -> [UInt8] {
-            try eventBytes.withUnsafeBytes { block in
-                EventPacking.unpacked(UnsafeRawBufferPointer(rebasing: block[event.stored]))
-            }.get()
+            try LogBlock.data(stored: event.stored, in: eventBytes)
         }
 
         /// `length` bytes at `offset` of the unpacked data of event `seq`; empty when the block

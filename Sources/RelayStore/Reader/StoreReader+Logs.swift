@@ -18,14 +18,11 @@ extension StoreReader {
             try database.forEachEventSection(after: after) { section throws(StoreError) in
                 for raw in try LogBlock.rawEvents(section) where raw.seq > after && wanted.matches(raw, in: section) {
                     let event = raw.resolved(in: section)
-                    let data = try section.withUnsafeBytes { block in
-                        EventPacking.unpacked(UnsafeRawBufferPointer(rebasing: block[event.stored]))
-                    }.get()
                     events.append(
                         StoredEvent(
                             seq: event.seq, type: event.type, at: event.at, deviceId: event.deviceId,
                             bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
-                            data: data))
+                            data: try LogBlock.data(stored: event.stored, in: section)))
                     if events.count == limit { return false }
                 }
                 return true
