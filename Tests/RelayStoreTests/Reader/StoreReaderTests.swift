@@ -112,4 +112,19 @@ final class StoreReaderTests: XCTestCase {
         let older = try store.reader.pushes(before: newest.first?.id, limit: 10).map(\.push.apnsId)
         XCTAssertEqual(older, ["p3", "p2", "p1"])
     }
+
+    func testAPushSearchReadsTheEntriesAloneNotTheEvents() throws {
+        try write([
+            .appendEvent(Sample.event(1)), .appendPush(Sample.push("p1", token: "t1")),
+            .appendPush(Sample.push("p2", token: "t2")),
+        ])
+        // Damage the block's events: a search of the push log must not read them.
+        let database = try Database(path: directory.file("relay.db"))
+        try database.execute("UPDATE log_blocks SET events = x'09'")
+        XCTAssertEqual(try store.reader.pushes(filter: PushFilter(token: "t1"), limit: 10).map(\.push.apnsId), ["p1"])
+        XCTAssertEqual(try store.reader.pushCount(), 2)
+        XCTAssertThrowsError(try store.reader.events(after: 0, limit: 10)) { error in
+            XCTAssertTrue("\(error)".contains("unknown record tag 9 at byte 0 of events"), "\(error)")
+        }
+    }
 }
