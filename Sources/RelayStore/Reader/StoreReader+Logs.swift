@@ -101,9 +101,9 @@ extension StoreReader {
             }
             // Less the entries below the mark in the block it falls in.
             var hidden = 0
-            try database.forEachLogBlock(withPushesFrom: marks.pushesFrom, before: marks.pushesFrom) {
-                contents throws(StoreError) in
-                hidden += contents.pushes.count { $0.id < marks.pushesFrom }
+            try database.forEachPushSection(from: marks.pushesFrom, before: marks.pushesFrom) {
+                section throws(StoreError) in
+                hidden += try LogBlock.rawPushes(section).count { $0.id < marks.pushesFrom }
                 return true
             }
             return Int(all ?? 0) - hidden
@@ -131,13 +131,8 @@ extension StoredEventFilter {
 
         /// Whether `event` (read from `section`) passes every condition set.
         func matches(_ event: LogBlock.RawEvent, in section: [UInt8]) -> Bool {
-            func same(_ wanted: [UInt8]?, _ range: Range<Int>?) -> Bool {
-                guard let wanted else { return true }
-                guard let range else { return false }
-                return section[range].elementsEqual(wanted)
-            }
-            guard same(deviceId, event.deviceId), same(bundleId, event.bundleId),
-                same(activityId, event.activityId), same(alarmId, event.alarmId)
+            guard section.holds(deviceId, at: event.deviceId), section.holds(bundleId, at: event.bundleId),
+                section.holds(activityId, at: event.activityId), section.holds(alarmId, at: event.alarmId)
             else { return false }
             guard let types else { return true }
             return types.contains { section[event.type].elementsEqual($0) }
@@ -163,13 +158,9 @@ extension PushFilter {
 
         /// Whether `push` (read from `section`) passes every condition set.
         func matches(_ push: LogBlock.RawPush, in section: [UInt8]) -> Bool {
-            func same(_ wanted: [UInt8]?, _ range: Range<Int>?) -> Bool {
-                guard let wanted else { return true }
-                guard let range else { return false }
-                return section[range].elementsEqual(wanted)
-            }
-            return same(token, push.token) && same(apnsId, push.apnsId) && same(uniqueId, push.uniqueId)
-                && same(channelId, push.channelId) && same(bundleId, push.bundleId)
+            section.holds(token, at: push.token) && section.holds(apnsId, at: push.apnsId)
+                && section.holds(uniqueId, at: push.uniqueId)
+                && section.holds(channelId, at: push.channelId) && section.holds(bundleId, at: push.bundleId)
         }
     }
 
@@ -178,5 +169,15 @@ extension PushFilter {
             token: token.map { Array($0.utf8) }, apnsId: apnsId.map { Array($0.utf8) },
             uniqueId: uniqueId.map { Array($0.utf8) }, channelId: channelId.map { Array($0.utf8) },
             bundleId: bundleId.map { Array($0.utf8) })
+    }
+}
+
+extension [UInt8] {
+    /// Whether the bytes at `range` are `wanted` exactly; true when nothing is wanted, false when
+    /// something is and `range` is nil (the field is absent). For filters compared in place.
+    fileprivate func holds(_ wanted: [UInt8]?, at range: Range<Int>?) -> Bool {
+        guard let wanted else { return true }
+        guard let range else { return false }
+        return self[range].elementsEqual(wanted)
     }
 }

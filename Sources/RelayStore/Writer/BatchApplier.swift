@@ -477,14 +477,6 @@ final class BatchApplier {
             }
         }
 
-        /// A block's entries of this side, read from its `section`.
-        func contents(_ bytes: [UInt8]) throws(StoreError) -> LogBlock.Contents {
-            switch self {
-            case .events: try LogBlock.Contents(events: bytes)
-            case .pushes: try LogBlock.Contents(pushes: bytes)
-            }
-        }
-
         /// The mark below which entries are pruned.
         func mark(_ marks: LogMarks) -> Int64 {
             switch self {
@@ -493,11 +485,11 @@ final class BatchApplier {
             }
         }
 
-        /// Each entry's key and time in `contents`, in order.
-        func entries(_ contents: LogBlock.Contents) -> [(key: Int64, at: Double)] {
+        /// Each entry's key and time in a block's `section` of this side, in order (no strings made).
+        func entries(_ section: [UInt8]) throws(StoreError) -> [(key: Int64, at: Double)] {
             switch self {
-            case .events: contents.events.map { ($0.seq, $0.at) }
-            case .pushes: contents.pushes.map { ($0.id, $0.receivedAt) }
+            case .events: try LogBlock.rawEvents(section).map { ($0.seq, $0.at) }
+            case .pushes: try LogBlock.rawPushes(section).map { ($0.id, $0.receivedAt) }
             }
         }
 
@@ -542,7 +534,7 @@ final class BatchApplier {
                 let data = try database.optionalBlob("SELECT \(side.section) FROM log_blocks WHERE id = ?1") {
                     bound throws(StoreError) in try bound.bind(statement.int64(2), at: 1)
                 }
-                let visible = side.entries(try side.contents(data ?? [])).filter { $0.key >= mark }
+                let visible = try side.entries(data ?? []).filter { $0.key >= mark }
                 if remaining <= visible.count {
                     cutoff = visible[visible.count - remaining].key
                     return
@@ -566,7 +558,7 @@ final class BatchApplier {
         try database.withStatement(sql) { statement throws(StoreError) in
             try statement.bind(mark, at: 1)
             while try statement.step() {
-                for entry in side.entries(try side.contents(statement.blob(0) ?? [])) where entry.key >= mark {
+                for entry in try side.entries(statement.blob(0) ?? []) where entry.key >= mark {
                     if entry.at >= time {
                         found = entry.key
                         return
