@@ -351,7 +351,7 @@ final class BatchApplier {
             note(contents)
             return true
         }
-        if !block.isEmpty { note(try block.contents()) }
+        if !block.isEmpty { note(try LogBlock.Contents(events: block.eventBytes)) }
         let statement = try prepared(
             &flushCarried,
             """
@@ -592,7 +592,7 @@ final class BatchApplier {
                         seq: statement.int64(2), offset: Int(statement.int64(3)), length: Int(statement.int64(4))))
             }
         }
-        let pending = block.isEmpty ? nil : try block.contents()
+        let pending = block.isEmpty ? nil : try LogBlock.Contents(events: block.eventBytes)
         let bodies = try database.eventSlices(requests, pending: pending)
         for (key, body) in zip(keys, bodies) {
             let sql = """
