@@ -16,7 +16,9 @@
 # runs alternated; the medians are reported), RELAY (path of the activity-relay binary; default
 # .build/release/activity-relay, built if missing), KEEP=1 keeps the work directory (logs,
 # config), NGINX=0 measures the relay alone (A/B runs of two builds), PROFILE prefixes the relay's
-# command (say `perf record -g -o /tmp/relay.perf --`).
+# command (say `perf record -g -o /tmp/relay.perf --`), SYNC_EACH_COMMIT=true syncs the log before
+# every 200 (the relay's `durability.syncEachCommit`; by default the log is synced every 0.1 s in the
+# background, and a 200 follows the commit's write to the log, which survives kill -9).
 # Needs h2load (nghttp2-client), nginx, python3, curl.
 # Exit status: 0 when every push got a 200 from both servers, 1 otherwise.
 set -euo pipefail
@@ -50,6 +52,7 @@ cat > "$WORK/relay.json" <<JSON
 {
   "threads": $THREADS,
   "logLevel": "info",
+  "durability": { "syncEachCommit": ${SYNC_EACH_COMMIT:-false} },
   "rules": {
     "updateBudgetPerHour": 1000000,
     "tokenBurst": { "capacity": 1000000, "refillInterval": 1 }

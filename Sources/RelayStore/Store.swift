@@ -9,8 +9,10 @@ public final class Store: Sendable {
     public let reader: StoreReader
 
     /// Opens (creating and migrating when needed) the store at `path`.
-    public init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
-        writer = try StoreWriter(path: path, options: options)
+    public init(
+        path: String, options: DatabaseOptions = DatabaseOptions(), durability: StoreDurability = .syncEachCommit
+    ) throws(StoreError) {
+        writer = try StoreWriter(path: path, options: options, durability: durability)
         do {
             reader = try StoreReader(path: path)
         } catch {

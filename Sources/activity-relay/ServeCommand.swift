@@ -60,6 +60,7 @@ enum ServeCommand {
         options.serverLimits = configuration.http.serverLimits
         options.retention = RelayService.Retention(
             events: configuration.retention.events, pushes: configuration.retention.pushes)
+        options.durability = configuration.durability.storeDurability
         let runtime: RelayRuntime
         do {
             runtime = try RelayRuntime.start(options)
@@ -71,7 +72,7 @@ enum ServeCommand {
             [
                 "address": "\(configuration.listen.host):\(runtime.port)", "clock": options.clockMode.rawValue,
                 "threads": String(options.threads), "keys": keyring.keyIDs.joined(separator: ","),
-                "allocator": Allocator.description,
+                "allocator": Allocator.description, "sync": configuration.durability.description,
             ])
         for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
         started.withLock { $0 = runtime }

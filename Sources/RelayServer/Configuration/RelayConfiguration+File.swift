@@ -9,7 +9,7 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "stream", "providerRefusalLimit", "broadcastBundleIds",
+        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -55,6 +55,7 @@ extension RelayConfiguration {
         if let rulesJSON = fields.value("rules") { rules = try RelayRules(json: rulesJSON, path: "rules") }
         if let object = try fields.object("http") { http = try HTTPLimits(fields: object) }
         if let object = try fields.object("retention") { retention = try LogRetention(fields: object) }
+        if let object = try fields.object("durability") { durability = try DurabilitySettings(fields: object) }
         if let object = try fields.object("stream") { stream = try StreamSettings(fields: object) }
         providerRefusalLimit =
             try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit

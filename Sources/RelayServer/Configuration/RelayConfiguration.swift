@@ -28,6 +28,8 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var http = HTTPLimits()
     /// How many events and push records the database keeps.
     public var retention = LogRetention()
+    /// When acknowledged requests reach the disk: in the background by default.
+    public var durability = DurabilitySettings()
     /// Event-stream buffering, heartbeats and tickets.
     public var stream = StreamSettings()
     /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;

@@ -1,5 +1,6 @@
 public import RelayCore
 public import RelayNet
+public import RelayStore
 import Synchronization
 
 /// A running relay: event loops, the TLS listener, the service and its ticker.
@@ -17,6 +18,8 @@ public final class RelayRuntime: Sendable {
         public var httpLimits = HTTPLimits()
         public var serverLimits = ServerLimits()
         public var retention = RelayService.Retention()
+        /// When acknowledged requests reach the disk; kill -9 never loses one either way.
+        public var durability = DurabilitySettings().storeDurability
         /// How often timed transitions are checked for (seconds of real time).
         public var tickInterval = 0.1
         /// Keys and settings handed to the routes.
@@ -54,7 +57,7 @@ public final class RelayRuntime: Sendable {
     {
         let service = try RelayService.open(
             path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
-            retention: options.retention)
+            retention: options.retention, durability: options.durability)
         let group = try EventLoopGroup(threads: max(1, options.threads))
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))

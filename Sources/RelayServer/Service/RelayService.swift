@@ -51,9 +51,14 @@ public final class RelayService: Sendable {
     /// timed transition that fell due while the relay was down.
     public static func open(
         path: String, rules: RelayRules, clockMode: RelayTimeSource.Mode, ids: any IdentifierGenerator,
-        retention: Retention = Retention()
+        retention: Retention = Retention(), durability: StoreDurability = DurabilitySettings().storeDurability
     ) throws -> RelayService {
-        let store = try Store(path: path)
+        let store = try Store(path: path, durability: durability)
+        store.writer.setSyncFailureObserver { error in
+            RelayLog.error(
+                "store.sync.failed",
+                ["error": error.message, "effect": "acknowledged commits may not survive power loss"])
+        }
         if let migration = store.writer.migration, migration.from > 0 {
             RelayLog.info(
                 "store.migrated",

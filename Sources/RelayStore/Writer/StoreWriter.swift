@@ -13,10 +13,13 @@ import Foundation
 /// durability, and many requests share one commit and one sync, while the writer already applies
 /// the next batches: the disk's wait is no longer part of the writer's turn.
 ///
-/// Durability is that of SQLite's `synchronous = FULL` (a commit survives power loss) when the
-/// database was opened with `.full`, the default: its connection commits with `NORMAL`, which
-/// writes the log without syncing it, and the sync thread syncs it before acknowledging. With
-/// `.normal` nothing is synced per commit. Readers may see a commit a moment before it is synced.
+/// With `StoreDurability.syncEachCommit` (the default) durability is that of SQLite's
+/// `synchronous = FULL` (a commit survives power loss) when the database was opened with `.full`:
+/// its connection commits with `NORMAL`, which writes the log without syncing it, and the sync
+/// thread syncs it before acknowledging. With `.syncPeriodically` the sync thread acknowledges
+/// as soon as the commit is written to the log (which survives a crash of the process) and a
+/// `PeriodicLogSync` thread syncs the log every so often. With `.normal` nothing is synced at
+/// all. Readers may see a commit a moment before it is acknowledged.
 ///
 /// The log is copied back into the database file by a `Checkpointer` on a connection of its own,
 /// not inside the COMMIT that makes it long (SQLite's automatic checkpoint), so no commit waits
@@ -35,6 +38,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         public var syncs: Int = 0
         /// Checkpoint passes, by the checkpointer or by the writer between its commits.
         public var checkpoints: Int = 0
+        /// Periodic syncs that failed (`.syncPeriodically`; with `.syncEachCommit` a failed sync
+        /// fails the batches it would have acknowledged instead).
+        public var syncFailures: Int = 0
     }
 
     /// A batch waiting in the queue, with its ticket (its position in submission order).
@@ -59,8 +65,13 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     private let database: Database  // touched only by the writer thread once it has started
     private let applier: BatchApplier  // likewise
     private let checkpointer: Checkpointer?  // nil when its connection could not be opened
-    /// Syncs the log before acknowledgements; nil when the database was opened with `.normal`.
+    /// When acknowledged commits reach the disk (see `StoreDurability`).
+    public let durability: StoreDurability
+    /// Syncs the log before acknowledgements; nil when the database was opened with `.normal`
+    /// or the log is synced periodically instead.
     private let logSync: LogSync?
+    /// Syncs the log every so often, off the acknowledgements' path (`.syncPeriodically`).
+    private let periodicSync: PeriodicLogSync?
     private let condition = NSCondition()
     private var queue: [Pending] = []
     private var submitted: UInt64 = 0
@@ -88,18 +99,28 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     public init(
         database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32,
         documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384,
-        migration: SchemaMigration? = nil
+        durability: StoreDurability = .syncEachCommit, migration: SchemaMigration? = nil
     ) {
         self.database = database
         self.migration = migration
+        self.durability = durability
         applier = BatchApplier(
             database: database, documentFlushInterval: documentFlushInterval, documentFlushEvents: documentFlushEvents)
         self.maxBatchesPerCommit = max(1, maxBatchesPerCommit)
         let pageSize = (try? database.pageSize()) ?? 4_096
         checkpointFrames = max(16, (checkpointMegabytes << 20) / max(512, pageSize))
-        // The writer's commits only write the log; the sync thread syncs it through `logSync`.
-        logSync = database.options.synchronous == .full ? LogSync(databasePath: database.path) : nil
-        if logSync != nil { try? database.execute("PRAGMA synchronous = NORMAL") }
+        // The writer's commits only write the log; the sync thread syncs it through `logSync`
+        // before acknowledging, or `periodicSync` does every so often.
+        let syncs = database.options.synchronous == .full
+        if syncs { try? database.execute("PRAGMA synchronous = NORMAL") }
+        switch durability {
+        case .syncEachCommit:
+            logSync = syncs ? LogSync(databasePath: database.path) : nil
+            periodicSync = nil
+        case .syncPeriodically(let interval):
+            logSync = nil
+            periodicSync = syncs ? PeriodicLogSync(log: LogSync(databasePath: database.path), interval: interval) : nil
+        }
         // Should the second connection fail to open, SQLite's automatic checkpoints stay on.
         checkpointer = try? Checkpointer(path: database.path, catchUpFrames: checkpointFrames / 16)
         if checkpointer != nil { database.countWALFrames() }
@@ -112,7 +133,9 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Opens the database at `path`, applies the relay's migrations and starts the writer.
-    public convenience init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
+    public convenience init(
+        path: String, options: DatabaseOptions = DatabaseOptions(), durability: StoreDurability = .syncEachCommit
+    ) throws(StoreError) {
         let database = try Database(path: path, options: options)
         let before = try database.userVersion()
         let began = ContinuousClock.now
@@ -120,7 +143,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         let took = ContinuousClock.now - began
         let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
         let migration = after == before ? nil : SchemaMigration(from: before, to: after, seconds: seconds)
-        self.init(database: database, migration: migration)
+        self.init(database: database, durability: durability, migration: migration)
     }
 
     // MARK: - Submitting
@@ -187,6 +210,11 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         var current = statistics
         condition.unlock()
         current.checkpoints += checkpointer?.passes ?? 0
+        if let periodicSync {
+            let periodic = periodicSync.statistics
+            current.syncs += periodic.syncs
+            current.syncFailures += periodic.failures
+        }
         return current
     }
 
@@ -225,6 +253,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         syncCondition.signal()
         while !syncStopped { syncCondition.wait() }
         syncCondition.unlock()
+        periodicSync?.stop()  // after a last sync of what was committed
         checkpointer?.close()
         applier.close()
         database.close()
@@ -269,6 +298,12 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         condition.lock()
         statistics.checkpoints += 1
         condition.unlock()
+    }
+
+    /// Sets what runs, on the periodic sync's thread, when a periodic sync fails: those commits
+    /// were acknowledged already, so the failure can only be reported (`.syncPeriodically`).
+    public func setSyncFailureObserver(_ observer: @escaping @Sendable (StoreError) -> Void) {
+        periodicSync?.setFailureObserver(observer)
     }
 
     /// The sync thread: syncs the log once for every group committed since its last sync, then
@@ -420,6 +455,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         try applier.writeBlock()
         try database.execute("COMMIT")
         applier.transactionCommitted()
+        periodicSync?.committed()
         condition.lock()
         statistics.commits += 1
         condition.unlock()

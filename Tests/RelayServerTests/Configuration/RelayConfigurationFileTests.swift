@@ -26,7 +26,7 @@ final class RelayConfigurationFileTests: XCTestCase {
                  "rules": {"updateBudgetPerHour": 3, "strictBudget": true},
                  "http": {"handshakeTimeout": 2.5, "idleTimeout": 60, "headerReadTimeout": 4, "maxConnections": 50,
                           "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192},
-                 "retention": {"events": 500, "pushes": 40},
+                 "retention": {"events": 500, "pushes": 40}, "durability": {"syncEachCommit": true, "syncInterval": 0.25},
                  "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
                  "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"]}
                 """, name: "conf/relay.json")
@@ -70,6 +70,10 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.http.http2Configuration.maxRequestBodyBytes, 8192)
         XCTAssertEqual(configuration.retention.events, 500)
         XCTAssertEqual(configuration.retention.pushes, 40)
+        XCTAssertTrue(configuration.durability.syncEachCommit)
+        XCTAssertEqual(configuration.durability.syncInterval, 0.25)
+        XCTAssertEqual(configuration.durability.storeDurability, .syncEachCommit)
+        XCTAssertEqual(configuration.durability.description, "each-commit")
         XCTAssertEqual(configuration.stream.bufferBytes, 8192)
         XCTAssertEqual(configuration.stream.heartbeatInterval, 1.5)
         XCTAssertEqual(configuration.stream.ticketLifetime, 30)
@@ -96,6 +100,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.http, HTTPLimits())
         XCTAssertEqual(configuration.stream, StreamSettings())
         XCTAssertEqual(configuration.retention, LogRetention())
+        XCTAssertEqual(configuration.durability, DurabilitySettings())
         XCTAssertEqual(configuration.providerRefusalLimit, ProviderRoutes.defaultRefusalLimit)
         XCTAssertEqual(configuration.broadcastBundleIDs, .any)
     }
@@ -157,6 +162,18 @@ final class RelayConfigurationFileTests: XCTestCase {
             (
                 #"{"retention": {"events": "many"}}"#,
                 #"retention.events: must be a whole number from 1 to 100000000 (found string "many")"#
+            ),
+            (
+                #"{"durability": {"syncEachCommit": "yes"}}"#,
+                #"durability.syncEachCommit: must be true or false (found string "yes")"#
+            ),
+            (
+                #"{"durability": {"syncInterval": 0}}"#,
+                "durability.syncInterval: must be seconds above 0 and at most 60 (found number 0)"
+            ),
+            (
+                #"{"durability": {"fsync": true}}"#,
+                "durability.fsync: is not a known key (known: syncEachCommit, syncInterval) (found boolean true)"
             ),
             (
                 #"{"stream": {"heartbeatSeconds": -1}}"#,
@@ -241,7 +258,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, http, listen, logLevel, providerKeys, providerRefusalLimit, "
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, http, listen, logLevel, providerKeys, providerRefusalLimit, "
                     + "retention, rules, stream, threads, tls) (found number 8443)")
         }
     }

@@ -26,6 +26,7 @@ final class CommandLineTests: XCTestCase {
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("relay.listening"), outcome.stderr)
         XCTAssertTrue(outcome.stderr.contains("allocator=\"jemalloc 5."), outcome.stderr)
+        XCTAssertTrue(outcome.stderr.contains(" sync=every-0.1s"), "the default durability: \(outcome.stderr)")
         XCTAssertTrue(outcome.stderr.contains("curl --cacert"), "startup says how to reach it")
         XCTAssertTrue(outcome.stderr.contains("relay.stopped"), outcome.stderr)
     }

@@ -97,6 +97,57 @@ final class LogDurabilityTests: XCTestCase {
         }
     }
 
+    func testPeriodicSyncAcknowledgesBeforeTheSyncAndSyncsInTheBackground() throws {
+        let database = try Database(path: path)
+        try database.migrate(StoreSchema.migrations)
+        let writer = StoreWriter(database: database, durability: .syncPeriodically(.milliseconds(20)))
+        XCTAssertEqual(writer.durability, .syncPeriodically(.milliseconds(20)))
+        for seq in 1...5 { try writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(Int64(seq)))])) }
+        XCTAssertEqual(writer.currentStatistics.commits, 5)
+        // Five commits acknowledged one after the other: none waited for a sync of its own.
+        XCTAssertLessThan(writer.currentStatistics.syncs, 5)
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while writer.currentStatistics.syncs == 0 && Date() < deadline { usleep(5_000) }
+        XCTAssertGreaterThan(writer.currentStatistics.syncs, 0, "the background sync ran")
+        // Nothing committed since: the syncs stop.
+        let settled = writer.currentStatistics.syncs
+        usleep(100_000)
+        XCTAssertEqual(writer.currentStatistics.syncs, settled)
+        // A commit just before closing is synced by the close, not left to an interval.
+        let closing = StoreWriter(database: try reopened(), durability: .syncPeriodically(.seconds(3600)))
+        try closing.submitAndWait(StoreBatch([.appendEvent(Sample.event(6))]))
+        XCTAssertEqual(closing.currentStatistics.syncs, 0)
+        writer.close()
+        closing.close()
+        XCTAssertEqual(closing.currentStatistics.syncs, 1)
+        XCTAssertEqual(closing.currentStatistics.syncFailures, 0)
+    }
+
+    func testAFailedPeriodicSyncIsReportedAndTheAcknowledgementsStand() throws {
+        let store = try Store(path: path, durability: .syncPeriodically(.milliseconds(10)))
+        defer { store.close() }
+        let failures = Results()
+        store.writer.setSyncFailureObserver { error in failures.add(error.message, .failure(error)) }
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(1))]))
+        // The log's file is gone from the directory: the commit is acknowledged all the same (it
+        // is in the open log, which survives the process), and the background sync says it failed.
+        try FileManager.default.removeItem(atPath: path + "-wal")
+        try store.writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(2))]))
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while store.writer.currentStatistics.syncFailures == 0 && Date() < deadline { usleep(5_000) }
+        XCTAssertGreaterThan(store.writer.currentStatistics.syncFailures, 0)
+        let message = failures.names.first ?? ""
+        XCTAssertTrue(message.contains("relay.db-wal") && message.contains("No such file"), message)
+        XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [1, 2])
+    }
+
+    /// A migrated database of its own, for a second writer.
+    private func reopened() throws -> Database {
+        let database = try Database(path: directory.file("other.db"))
+        try database.migrate(StoreSchema.migrations)
+        return database
+    }
+
     func testNormalSynchronousSkipsTheSync() throws {
         let database = try Database(path: path, options: DatabaseOptions(synchronous: .normal))
         try database.migrate(StoreSchema.migrations)

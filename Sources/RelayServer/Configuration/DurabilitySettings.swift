@@ -1,0 +1,43 @@
+import RelayCore
+public import RelayStore
+
+/// When an acknowledged request reaches the disk (config object `durability`).
+///
+/// Every `200` (and every other acknowledged write) survives a crash of the relay (`kill -9`)
+/// either way: it is answered only once its commit is in SQLite's write-ahead log. By default the
+/// log is synced to the disk every `syncInterval` seconds in the background, so power loss (or a
+/// kernel crash) loses at most about that much; `syncEachCommit` syncs before every answer
+/// instead, which also survives power loss and costs throughput (README, "Architecture").
+public struct DurabilitySettings: Sendable, Hashable {
+    /// `fdatasync` of the log before every acknowledgement. Default false.
+    public var syncEachCommit = false
+    /// Seconds between background syncs of the log when `syncEachCommit` is false. Default 0.1.
+    public var syncInterval: Double = 0.1
+
+    /// The defaults.
+    public init() {}
+
+    /// The config keys, as written in the `durability` object.
+    static let keys: Set<String> = ["syncEachCommit", "syncInterval"]
+
+    /// The longest `syncInterval`.
+    static let maxSyncInterval: Double = 60
+
+    /// Reads the `durability` object; keys left out keep their defaults.
+    init(fields: ConfigFields) throws(JSONFieldError) {
+        try fields.rejectUnknown(Self.keys)
+        self.init()
+        syncEachCommit = try fields.bool("syncEachCommit") ?? syncEachCommit
+        syncInterval = try fields.seconds("syncInterval", atMost: Self.maxSyncInterval) ?? syncInterval
+    }
+
+    /// For the startup line: `each-commit`, or `every-0.1s`.
+    public var description: String {
+        syncEachCommit ? "each-commit" : "every-\(ConfigFields.text(syncInterval))s"
+    }
+
+    /// The store's setting.
+    public var storeDurability: StoreDurability {
+        syncEachCommit ? .syncEachCommit : .syncPeriodically(.microseconds(Int64((syncInterval * 1e6).rounded())))
+    }
+}
