@@ -16,16 +16,18 @@ import Foundation
 /// With `StoreDurability.syncEachCommit` (the default) durability is that of SQLite's
 /// `synchronous = FULL` (a commit survives power loss) when the database was opened with `.full`:
 /// its connection commits with `NORMAL`, which writes the log without syncing it, and the sync
-/// thread syncs it before acknowledging. With `.syncPeriodically` the sync thread acknowledges
-/// as soon as the commit is written to the log (which survives a crash of the process) and a
-/// `PeriodicLogSync` thread syncs the log every so often. With `.normal` nothing is synced at
-/// all. Readers may see a commit a moment before it is acknowledged.
+/// thread syncs it before acknowledging. With `.syncPeriodically` there is no sync thread: the
+/// writer acknowledges each group itself as soon as its commit is written to the log (which
+/// survives a crash of the process), and a `PeriodicLogSync` thread syncs the log every so often.
+/// With `.normal` nothing is synced at all, and the writer acknowledges too. Readers may see a
+/// commit a moment before it is acknowledged.
 ///
 /// The log is copied back into the database file by a `Checkpointer` on a connection of its own,
 /// not inside the COMMIT that makes it long (SQLite's automatic checkpoint), so no commit waits
 /// for a checkpoint either.
 ///
-/// Completions run on the sync thread: they must be quick and must not wait on the writer.
+/// Completions run on the sync thread, or on the writer's when nothing is synced before
+/// acknowledging: they must be quick and must not wait on the writer.
 /// The threads keep the writer alive until `close()`, which every owner must call.
 public final class StoreWriter: @unchecked Sendable {  // mutable state is guarded by `condition`
     /// What the writer has done so far.
@@ -126,9 +128,13 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         if checkpointer != nil { database.countWALFrames() }
         let thread = Thread { [self] in run() }
         self.thread = thread
-        let syncThread = Thread { [self] in runSync() }
-        self.syncThread = syncThread
-        syncThread.start()
+        // A thread to sync and acknowledge only when each commit is synced before its answers;
+        // otherwise the writer acknowledges a group itself, without waking another thread.
+        if logSync != nil {
+            let syncThread = Thread { [self] in runSync() }
+            self.syncThread = syncThread
+            syncThread.start()
+        }
         thread.start()
     }
 
@@ -148,8 +154,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     // MARK: - Submitting
 
-    /// Queues `batch`; `completion` runs on the sync thread once the batch is committed and
-    /// synced (or has failed). After `close()` the completion runs at once, on the caller's
+    /// Queues `batch`; `completion` runs on the sync thread (the writer's when there is none) once
+    /// the batch is committed and, with `.syncEachCommit`, synced (or has failed). After `close()` the completion runs at once, on the caller's
     /// thread, with an error.
     public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
@@ -248,11 +254,13 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         // Everything is committed: a last flush leaves no document to the log (a clean stop's
         // file reads at once), then the sync thread acknowledges, then the connection closes.
         flushDocumentsBeforeClosing()
-        syncCondition.lock()
-        writerStopped = true
-        syncCondition.signal()
-        while !syncStopped { syncCondition.wait() }
-        syncCondition.unlock()
+        if syncThread != nil {
+            syncCondition.lock()
+            writerStopped = true
+            syncCondition.signal()
+            while !syncStopped { syncCondition.wait() }
+            syncCondition.unlock()
+        }
         periodicSync?.stop()  // after a last sync of what was committed
         checkpointer?.close()
         applier.close()
@@ -263,13 +271,17 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         condition.unlock()
     }
 
-    /// Hands a committed (or failed) group to the sync thread, after asking the checkpointer to
-    /// copy the log back when it has grown long.
+    /// Hands a committed (or failed) group to the sync thread, or acknowledges it at once when
+    /// there is none, after asking the checkpointer to copy the log back when it has grown long.
     private func settle(_ group: [Pending], _ results: [Result<Void, StoreError>]) {
         if let frames = database.walFrames, frames >= checkpointFrames {
             // Far behind (a reader held the log, or the checkpointer cannot keep up): the
             // writer copies it back itself, which also slows the writer down.
             if frames >= checkpointFrames * 4 { checkpointHere() } else { checkpointer?.request() }
+        }
+        guard syncThread != nil else {
+            acknowledge([Settled(group: group, results: results)])
+            return
         }
         condition.lock()
         syncIdle = false
@@ -306,37 +318,40 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         periodicSync?.setFailureObserver(observer)
     }
 
-    /// The sync thread: syncs the log once for every group committed since its last sync, then
-    /// runs their completions in order and the group observer once.
+    /// The sync thread: acknowledges, with one sync, every group committed since its last round.
     private func runSync() {
         relay_set_thread_name("store-sync")  // for top -H, /proc and debuggers
-        while let groups = nextSettled() {
-            var synced: Result<Void, StoreError> = .success(())
-            let mustSync = logSync != nil && groups.contains { $0.results.contains { (try? $0.get()) != nil } }
-            if mustSync, let logSync { synced = logSync.sync() }
-            var batches = 0
-            for settled in groups {
-                for (pending, result) in zip(settled.group, settled.results) {
-                    pending.completion(result.flatMap { synced })
-                }
-                batches += settled.group.count
-            }
-            condition.lock()
-            let observer = groupObserver
-            condition.unlock()
-            observer?()
-            condition.lock()
-            completed = groups.last?.group.last?.ticket ?? completed
-            statistics.batches += batches
-            if mustSync { statistics.syncs += 1 }
-            syncIdle = true
-            condition.broadcast()
-            condition.unlock()
-        }
+        while let groups = nextSettled() { acknowledge(groups) }
         syncCondition.lock()
         syncStopped = true
         syncCondition.broadcast()
         syncCondition.unlock()
+    }
+
+    /// Syncs the log when each commit must be synced before its answers and `groups` hold a
+    /// commit, then runs their completions in order and the group observer once.
+    private func acknowledge(_ groups: [Settled]) {
+        var synced: Result<Void, StoreError> = .success(())
+        let mustSync = logSync != nil && groups.contains { $0.results.contains { (try? $0.get()) != nil } }
+        if mustSync, let logSync { synced = logSync.sync() }
+        var batches = 0
+        for settled in groups {
+            for (pending, result) in zip(settled.group, settled.results) {
+                pending.completion(result.flatMap { synced })
+            }
+            batches += settled.group.count
+        }
+        condition.lock()
+        let observer = groupObserver
+        condition.unlock()
+        observer?()
+        condition.lock()
+        completed = groups.last?.group.last?.ticket ?? completed
+        statistics.batches += batches
+        if mustSync { statistics.syncs += 1 }
+        syncIdle = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Waits for committed groups and takes them all; nil once the writer has stopped and

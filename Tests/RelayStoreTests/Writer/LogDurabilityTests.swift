@@ -141,6 +141,31 @@ final class LogDurabilityTests: XCTestCase {
         XCTAssertEqual(try store.reader.events(after: 0, limit: 10).map(\.seq), [1, 2])
     }
 
+    func testACompletionThatWaitsOnTheWriterIsRefusedInEitherDurability() throws {
+        for durability in [StoreDurability.syncEachCommit, .syncPeriodically(.milliseconds(10))] {
+            let store = try Store(path: directory.file("\(durability).db"), durability: durability)
+            let results = Results()
+            let done = DispatchSemaphore(value: 0)
+            store.writer.submit(StoreBatch([.appendEvent(Sample.event(1))])) { [writer = store.writer] result in
+                results.add("first", result)
+                // Completions run on the store's own threads (the writer's, without a sync
+                // thread): waiting there for the writer would never end, so it is refused.
+                do throws(StoreError) {
+                    try writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(2))]))
+                    results.add("nested", .success(()))
+                } catch {
+                    results.add("nested", .failure(error))
+                }
+                done.signal()
+            }
+            XCTAssertEqual(done.wait(timeout: .now() + 10), .success, "\(durability)")
+            XCTAssertEqual(results.names, ["first", "nested"])
+            XCTAssertEqual(results.failures, ["nested"], "\(durability)")
+            XCTAssertEqual(results.messages, ["submitAndWait called on the writer's own thread"])
+            store.close()
+        }
+    }
+
     /// A migrated database of its own, for a second writer.
     private func reopened() throws -> Database {
         let database = try Database(path: directory.file("other.db"))
