@@ -155,8 +155,8 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     // MARK: - Submitting
 
     /// Queues `batch`; `completion` runs on the sync thread (the writer's when there is none) once
-    /// the batch is committed and, with `.syncEachCommit`, synced (or has failed). After `close()` the completion runs at once, on the caller's
-    /// thread, with an error.
+    /// the batch is committed and, with `.syncEachCommit`, synced (or has failed). After `close()`
+    /// the completion runs at once, on the caller's thread, with an error.
     public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
         guard !closing else {
