@@ -3,6 +3,8 @@ public struct DatabaseOptions: Sendable, Equatable {
     /// SQLite's `synchronous` setting: how hard a commit pushes data to the disk.
     public enum Synchronous: String, Sendable, Equatable {
         /// Every commit fsyncs the write-ahead log: a commit survives power loss. The default.
+        /// A `StoreWriter` commits with `NORMAL` on such a connection and syncs the log itself,
+        /// before each acknowledgement or periodically, as its `StoreDurability` says.
         case full = "FULL"
         /// Commits are fsynced only at checkpoints: a commit survives a process crash but the
         /// last few may be lost on power loss. Much faster on slow disks.
