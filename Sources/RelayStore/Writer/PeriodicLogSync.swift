@@ -3,7 +3,8 @@ import Foundation
 
 /// Syncs the write-ahead log on a thread of its own (`store-fsync`) every `interval` in which
 /// something was committed, for `StoreDurability.syncPeriodically`: commits are acknowledged once
-/// written to the log, and reach the disk at most about `interval` later.
+/// written to the log, and reach the disk at most about `interval` later. An idle store's thread
+/// sleeps until the next commit.
 ///
 /// The writer calls `committed()` after each commit; `stop()` syncs what is left and ends the
 /// thread. A failed sync cannot take back an acknowledgement: it is counted, reported to the
@@ -33,7 +34,10 @@ final class PeriodicLogSync: @unchecked Sendable {  // mutable state is guarded 
     /// Something was committed: the next round syncs it.
     func committed() {
         condition.lock()
-        pending = true
+        if !pending {
+            pending = true
+            condition.signal()
+        }
         condition.unlock()
     }
 
@@ -63,6 +67,9 @@ final class PeriodicLogSync: @unchecked Sendable {  // mutable state is guarded 
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
         condition.lock()
         while true {
+            while !pending && !stopping { condition.wait() }
+            // The first commit since the last sync: the ones that follow within `interval` share
+            // its sync.
             let deadline = Date(timeIntervalSinceNow: seconds)
             while !stopping && condition.wait(until: deadline) {}
             let last = stopping
