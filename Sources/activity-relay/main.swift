@@ -14,11 +14,37 @@ let usage = """
                                         live activities and alarm countdowns from the event stream
     """
 
+/// What `COMMAND --help` prints, for the commands whose options are not read with a help of their own.
+let commandHelp: [String: String] = [
+    "serve": """
+    usage: activity-relay serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]
+    Runs the relay until SIGTERM or SIGINT. Defaults: 127.0.0.1:8443, ./.relay (self-signed TLS,
+    SQLite, development keys, created on first start), the system clock, one thread per core.
+    The JSON config file sets every option (TLS files, provider keys, rules, HTTP limits,
+    retention, durability, stream, log level); flags override it. deploy/CONFIG.md explains
+    each, deploy/relay.example.json shows them all.
+    """,
+    "simulate": """
+    usage: activity-relay simulate SCENARIO.json [--json]
+    Runs a scenario offline on a virtual clock and prints its timeline (--json: as JSON).
+    Exit status 0 when every expectation holds, 1 when one fails, 2 for a bad scenario.
+    """,
+    "token": """
+    usage: activity-relay token [--data DIR]
+    Prints a fresh provider token (ES256 JWT, iat now) for the development key in DIR
+    (default ./.relay), creating the data directory's files first if they are missing.
+    """,
+]
+
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else {
     Terminal.fail(usage)
 }
 arguments.removeFirst()
+if let help = commandHelp[command], arguments.contains(where: { $0 == "--help" || $0 == "-h" }) {
+    print(help)
+    exit(0)
+}
 switch command {
 case "serve":
     exit(ServeCommand.run(arguments))

@@ -105,6 +105,23 @@ final class CommandLineTests: XCTestCase {
         }
     }
 
+    func testEveryCommandsHelpIsItsUsageOnStdoutAndExitStatus0() throws {
+        for (command, usage) in [
+            ("serve", "usage: activity-relay serve [--config FILE]"), ("simulate", "usage: activity-relay simulate"),
+            ("token", "usage: activity-relay token"), ("watch", "usage: activity-relay watch"),
+        ] {
+            for flag in ["--help", "-h"] {
+                let outcome = try ChildProcess.run([RelayBinary.path, command, flag])
+                XCTAssertEqual(outcome.status, 0, "\(command) \(flag): \(outcome.stderr)")
+                XCTAssertTrue(outcome.stdout.hasPrefix(usage), "\(command) \(flag): \(outcome.stdout)")
+                XCTAssertEqual(outcome.stderr, "", "\(command) \(flag)")
+            }
+        }
+        let top = try ChildProcess.run([RelayBinary.path, "--help"])
+        XCTAssertEqual(top.status, 0)
+        XCTAssertTrue(top.stdout.contains("simulate SCENARIO.json"), top.stdout)
+    }
+
     func testSimulatePrintsATimelineAndExitsZero() throws {
         let scenario = Fixtures.repositoryRoot.appendingPathComponent("fixtures/scenarios/kitchen-timer.json").path
         let text = try ChildProcess.run([RelayBinary.path, "simulate", scenario])
