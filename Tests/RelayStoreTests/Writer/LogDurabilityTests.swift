@@ -100,8 +100,10 @@ final class LogDurabilityTests: XCTestCase {
     func testPeriodicSyncAcknowledgesBeforeTheSyncAndSyncsInTheBackground() throws {
         let database = try Database(path: path)
         try database.migrate(StoreSchema.migrations)
-        let writer = StoreWriter(database: database, durability: .syncPeriodically(.milliseconds(20)))
-        XCTAssertEqual(writer.durability, .syncPeriodically(.milliseconds(20)))
+        // The first commit's sync comes an interval after it (200 ms), so the five commits below
+        // are answered long before it unless this thread stalls for that long.
+        let writer = StoreWriter(database: database, durability: .syncPeriodically(.milliseconds(200)))
+        XCTAssertEqual(writer.durability, .syncPeriodically(.milliseconds(200)))
         for seq in 1...5 { try writer.submitAndWait(StoreBatch([.appendEvent(Sample.event(Int64(seq)))])) }
         XCTAssertEqual(writer.currentStatistics.commits, 5)
         // Five commits acknowledged one after the other: none waited for a sync of its own.
@@ -109,9 +111,10 @@ final class LogDurabilityTests: XCTestCase {
         let deadline = Date(timeIntervalSinceNow: 10)
         while writer.currentStatistics.syncs == 0 && Date() < deadline { usleep(5_000) }
         XCTAssertGreaterThan(writer.currentStatistics.syncs, 0, "the background sync ran")
-        // Nothing committed since: the syncs stop.
+        // Nothing committed since: once a sync that was already due has run, the syncs stop.
+        usleep(600_000)
         let settled = writer.currentStatistics.syncs
-        usleep(100_000)
+        usleep(600_000)
         XCTAssertEqual(writer.currentStatistics.syncs, settled)
         // A commit just before closing is synced by the close, not left to an interval.
         let closing = StoreWriter(database: try reopened(), durability: .syncPeriodically(.seconds(3600)))
