@@ -9,20 +9,28 @@
 public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     // Unchecked: the box is changed only through `value`'s `_modify`, which first makes it unique
     // to this copy, so no box is ever changed while another copy (or thread) can see it.
-    private final class Box {
+    //
+    // Inlinable, so that other modules (the store's records) specialize it for their values: a
+    // generic class's metadata is otherwise looked up at run time for every box they make
+    // (`swift_getGenericMetadata`, ~500 instructions, four times per push on an event loop).
+    @usableFromInline
+    final class Box {
         // Exclusivity unchecked: for a type visible outside the module Swift would check every
         // access at run time (a `swift_beginAccess` call each, hundreds per push). No two can
         // overlap, for the reason given above.
-        @exclusivity(unchecked) var value: Value
+        @exclusivity(unchecked) @usableFromInline var value: Value
 
+        @usableFromInline
         init(_ value: Value) { self.value = value }
     }
 
-    private var box: Box
+    @usableFromInline var box: Box
 
+    @inlinable
     public init(_ value: Value) { box = Box(value) }
 
     /// The members: borrowed when read, copied out of a shared box before a change.
+    @inlinable
     public var value: Value {
         _read { yield box.value }
         _modify {
@@ -32,6 +40,7 @@ public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     }
 
     /// Whether both hold the same box (and so, without comparing, the same value).
+    @inlinable
     public func isIdentical(to other: CopyOnWrite) -> Bool { box === other.box }
 }
 
