@@ -17,8 +17,21 @@ final class ProviderCrashTests: XCTestCase {
         var timestamp: Int64
     }
 
+    /// The default durability: a `200` follows the commit's write to the log, which is synced to
+    /// the disk in the background.
     func testEveryAcknowledgedPushSurvivesSIGKILL() throws {
-        let relay = try KillableRelay(name: "push-crash")
+        try killWhilePushing(try KillableRelay(name: "push-crash"))
+    }
+
+    /// With an `fdatasync` before every `200` (`durability.syncEachCommit`).
+    func testEveryAcknowledgedPushSurvivesSIGKILLWhenEachCommitIsSynced() throws {
+        try killWhilePushing(
+            try KillableRelay(name: "push-crash-synced", config: #""durability": {"syncEachCommit": true}"#))
+    }
+
+    /// Kills `relay` five times while `provider_writes.py` pushes, and checks after each restart
+    /// that every push answered `200` is there.
+    private func killWhilePushing(_ relay: KillableRelay) throws {
         let api = relay.api
         let deviceId = try XCTUnwrap(api.expect(201, "POST", "/v1/devices")["deviceId"]?.stringValue)
         // Forty tokens: a token takes a burst of 20 pushes, then one a second (429 beyond).

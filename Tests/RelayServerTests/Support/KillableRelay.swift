@@ -21,14 +21,17 @@ final class KillableRelay {
     /// The app API with the admin key, on the current port.
     var api: AppAPIClient { AppAPIClient(base: "https://localhost:\(port)", caPath: ca, key: admin) }
 
-    /// Starts the relay in a new data directory named after `name`, with `flags` for `serve`.
-    init(name: String, flags: [String] = []) throws {
+    /// Starts the relay in a new data directory named after `name`, with `flags` for `serve` and
+    /// `config` (members of the config file's object, as JSON text, without braces) beside its
+    /// quiet log level.
+    init(name: String, flags: [String] = [], config members: String? = nil) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         // Quiet logs: nobody reads the relay's stderr while it runs, so a line per write would fill
         // the pipe and stall the relay.
         let config = data + "/quiet.json"
-        try Data(#"{"logLevel": "warning"}"#.utf8).write(to: URL(fileURLWithPath: config))
+        let text = #"{"logLevel": "warning""# + (members.map { ", " + $0 } ?? "") + "}"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
         self.flags = flags + ["--config", config]
         port = try RelayBinary.freePort()
         process = try RelayBinary.serve(data: data, port: port, extra: self.flags)
