@@ -107,7 +107,7 @@ public final class RelayService: Sendable {
             rules: rules, ids: ids, now: clock.now(), nextSeq: nextSeq, documents: documents)
         let service = RelayService(
             emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention)
-        if clockMode == .virtual { try service.persistClock(wait: true) }
+        if clockMode == .virtual { try service.persistClock() }
         try service.catchUp()
         return service
     }
@@ -246,7 +246,8 @@ public final class RelayService: Sendable {
         case store(StoreError)
     }
 
-    func persistClock(wait: Bool) throws {
+    /// Writes the virtual clock's state and waits for the commit (startup).
+    func persistClock() throws {
         var batch = StoreBatch()
         batch.setMeta(MetaKey.virtualClock, Self.clockJSON(clock.virtualState).serialized())
         try store.writer.submitAndWait(batch)
