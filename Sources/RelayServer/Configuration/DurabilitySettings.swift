@@ -32,9 +32,7 @@ public struct DurabilitySettings: Sendable, Hashable {
     }
 
     /// For the startup line: `each-commit`, or `every-0.1s`.
-    public var description: String {
-        syncEachCommit ? "each-commit" : "every-\(ConfigFields.text(syncInterval))s"
-    }
+    public var description: String { storeDurability.description }
 
     /// The store's setting.
     public var storeDurability: StoreDurability {

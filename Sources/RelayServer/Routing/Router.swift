@@ -46,7 +46,8 @@ public enum JSONResponse {
     public static func error(_ error: EmulatorError) -> HTTPResponse { make(error.status, error.json) }
 }
 
-/// `GET /healthz`: `200 {"status": "ok", ...}` while the relay runs.
+/// `GET /healthz`: `200 {"status": "ok", ...}` while the relay runs, with the clock, the
+/// protocol, the stream's subscribers and the store's durability and counts (`store`).
 public struct HealthRoutes: RouteGroup {
     let service: RelayService
 
@@ -59,9 +60,15 @@ public struct HealthRoutes: RouteGroup {
             respond(.full(JSONResponse.error(405, "methodNotAllowed", "use GET /healthz")))
             return
         }
+        let writer = service.store.writer
+        let statistics = writer.currentStatistics
         let body: JSONValue = [
             "status": "ok", "clock": service.clock.json, "protocol": .string(request.context.httpVersion),
             "subscribers": .int(Int64(service.hub.subscriberCount)),
+            "store": [
+                "sync": .string(writer.durability.description), "commits": .int(Int64(statistics.commits)),
+                "syncs": .int(Int64(statistics.syncs)), "syncFailures": .int(Int64(statistics.syncFailures)),
+            ],
         ]
         respond(.full(JSONResponse.make(200, body)))
     }

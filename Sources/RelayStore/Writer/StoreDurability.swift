@@ -13,3 +13,17 @@ public enum StoreDurability: Sendable, Equatable {
     /// bound). Never corrupts the database either way.
     case syncPeriodically(Duration)
 }
+
+extension StoreDurability: CustomStringConvertible {
+    /// `each-commit`, or `every-0.1s` (the interval in seconds, whole ones without a fraction).
+    public var description: String {
+        switch self {
+        case .syncEachCommit:
+            return "each-commit"
+        case .syncPeriodically(let interval):
+            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
+            let text = seconds.rounded() == seconds && seconds < 1e15 ? String(Int64(seconds)) : String(seconds)
+            return "every-\(text)s"
+        }
+    }
+}

@@ -26,6 +26,9 @@ final class TransportLiveTests: XCTestCase {
             let outcome = try relay.curl([flag, "-w", "\\n%{http_version} %{http_code}", "\(relay.base)/healthz"])
             XCTAssertEqual(outcome.status, 0, outcome.stderr)
             XCTAssertTrue(outcome.stdout.contains("\"status\":\"ok\""), outcome.stdout)
+            // The store's durability and counts: the default background sync, none failed.
+            XCTAssertTrue(outcome.stdout.contains("\"sync\":\"every-0.1s\""), outcome.stdout)
+            XCTAssertTrue(outcome.stdout.contains("\"syncFailures\":0"), outcome.stdout)
             XCTAssertTrue(outcome.stdout.hasSuffix("\(version) 200"), outcome.stdout)
         }
         let untrusted = try ChildProcess.run(["curl", "-sS", "--max-time", "10", "\(relay.base)/healthz"])

@@ -176,6 +176,13 @@ final class LogDurabilityTests: XCTestCase {
         return database
     }
 
+    func testDurabilityIsDescribedAsTheStartupLineAndHealthCheckShowIt() {
+        XCTAssertEqual(StoreDurability.syncEachCommit.description, "each-commit")
+        XCTAssertEqual(StoreDurability.syncPeriodically(.milliseconds(100)).description, "every-0.1s")
+        XCTAssertEqual(StoreDurability.syncPeriodically(.milliseconds(250)).description, "every-0.25s")
+        XCTAssertEqual(StoreDurability.syncPeriodically(.seconds(2)).description, "every-2s")
+    }
+
     func testNormalSynchronousSkipsTheSync() throws {
         let database = try Database(path: path, options: DatabaseOptions(synchronous: .normal))
         try database.migrate(StoreSchema.migrations)
