@@ -36,7 +36,7 @@ public struct APNsHint: Sendable, Hashable, CustomStringConvertible {
     public static func millisecondsTimestamp(key: String, value: Double) -> APNsHint {
         APNsHint(
             code: "timestampInMilliseconds",
-            message: "aps.\(key) is \(Self.numberText(value)), which looks like milliseconds; "
+            message: "aps.\(key) is \(value.plainText), which looks like milliseconds; "
                 + "Live Activity dates are Unix seconds")
     }
 
@@ -76,11 +76,5 @@ public struct APNsHint: Sendable, Hashable, CustomStringConvertible {
         APNsHint(
             code: "dismissalDateNotOnEnd",
             message: "aps.dismissal-date only has an effect on end, not on \(event.rawValue)")
-    }
-
-    /// A number as people write it: whole values without a fraction.
-    static func numberText(_ value: Double) -> String {
-        if value.isFinite, value.rounded() == value, abs(value) < 9.0e15 { return String(Int64(value)) }
-        return String(value)
     }
 }

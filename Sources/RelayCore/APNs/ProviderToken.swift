@@ -64,12 +64,12 @@ public struct ProviderToken: Sendable, Hashable {
         if age > maxAge {
             return APNsError(
                 .expiredProviderToken,
-                "the provider token was issued \(APNsHint.numberText(age.rounded(.down))) s ago (iat \(APNsHint.numberText(issuedAt))); "
-                    + "tokens are valid for \(APNsHint.numberText(maxAge)) s, refresh every 20 to 60 minutes")
+                "the provider token was issued \(age.rounded(.down).plainText) s ago (iat \(issuedAt.plainText)); "
+                    + "tokens are valid for \(maxAge.plainText) s, refresh every 20 to 60 minutes")
         }
         if -age > maxFutureSkew {
             var message =
-                "the provider token's iat \(APNsHint.numberText(issuedAt)) is \(APNsHint.numberText((-age).rounded(.down))) s in the future"
+                "the provider token's iat \(issuedAt.plainText) is \((-age).rounded(.down).plainText) s in the future"
             if issuedAt > APNsHint.millisecondsThreshold { message += "; iat looks like milliseconds, use seconds" }
             return APNsError(.invalidProviderToken, message)
         }

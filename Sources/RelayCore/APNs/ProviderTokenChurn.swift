@@ -62,12 +62,12 @@ public struct ProviderTokenChurn: Sendable, Hashable {
         if let acceptedAt {
             let elapsed = now - acceptedAt
             if elapsed < minimumInterval {
-                let wait = APNsHint.numberText((minimumInterval - elapsed).rounded(.up))
+                let wait = (minimumInterval - elapsed).rounded(.up).plainText
                 return .failure(
                     APNsError(
                         .tooManyProviderTokenUpdates,
-                        "a new provider token \(APNsHint.numberText(max(0, elapsed).rounded(.down))) s after the last one on this connection; "
-                            + "refresh at most every \(APNsHint.numberText(minimumInterval / 60)) minutes (\(wait) s to go)"
+                        "a new provider token \(max(0, elapsed).rounded(.down).plainText) s after the last one on this connection; "
+                            + "refresh at most every \((minimumInterval / 60).plainText) minutes (\(wait) s to go)"
                     ))
             }
         }

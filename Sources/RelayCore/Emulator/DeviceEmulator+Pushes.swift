@@ -317,9 +317,7 @@ extension DeviceEmulator {
 
     /// A time or number as the hints print it.
     static func text(_ value: Double?) -> String {
-        guard let value else { return "none" }
-        if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
-        return String(value)
+        value?.plainText ?? "none"
     }
 }
 

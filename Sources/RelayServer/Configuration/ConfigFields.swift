@@ -37,7 +37,7 @@ extension JSONFields {
     func seconds(_ key: String, atMost maximum: Double) throws(JSONFieldError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let seconds = value.doubleValue, seconds.isFinite, seconds > 0, seconds <= maximum else {
-            throw error(key, "must be seconds above 0 and at most \(Self.text(maximum))")
+            throw error(key, "must be seconds above 0 and at most \(maximum.plainText)")
         }
         return seconds
     }
@@ -50,8 +50,4 @@ extension JSONFields {
         return elements
     }
 
-    /// A whole-valued Double without a fraction, anything else as it prints.
-    static func text(_ number: Double) -> String {
-        number.rounded() == number && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-    }
 }

@@ -1,3 +1,5 @@
+import RelayCore
+
 /// When an acknowledged commit reaches the disk.
 ///
 /// Both keep what a `200` acknowledged through a crash of the process (`kill -9`): a batch's
@@ -22,8 +24,7 @@ extension StoreDurability: CustomStringConvertible {
             return "each-commit"
         case .syncPeriodically(let interval):
             let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
-            let text = seconds.rounded() == seconds && seconds < 1e15 ? String(Int64(seconds)) : String(seconds)
-            return "every-\(text)s"
+            return "every-\(seconds.plainText)s"
         }
     }
 }
