@@ -1,5 +1,6 @@
 import CRelayLinux
 import Foundation
+import RelayCore
 
 /// Syncs the write-ahead log on a thread of its own (`store-fsync`) every `interval` in which
 /// something was committed, for `StoreDurability.syncPeriodically`: commits are acknowledged once
@@ -64,7 +65,7 @@ final class PeriodicLogSync: @unchecked Sendable {  // mutable state is guarded 
 
     private func run() {
         relay_set_thread_name("store-fsync")  // for top -H, /proc and debuggers
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
+        let seconds = interval.inSeconds
         condition.lock()
         while true {
             while !pending && !stopping { condition.wait() }

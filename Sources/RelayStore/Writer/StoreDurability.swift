@@ -23,8 +23,7 @@ extension StoreDurability: CustomStringConvertible {
         case .syncEachCommit:
             return "each-commit"
         case .syncPeriodically(let interval):
-            let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) * 1e-18
-            return "every-\(seconds.plainText)s"
+            return "every-\(interval.inSeconds.plainText)s"
         }
     }
 }

@@ -1,5 +1,6 @@
 import CRelayLinux
 import Foundation
+import RelayCore
 
 /// Makes the relay's state durable with group commit, on threads of its own.
 ///
@@ -147,8 +148,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
         let began = ContinuousClock.now
         let after = try database.migrate(StoreSchema.migrations)
         let took = ContinuousClock.now - began
-        let seconds = Double(took.components.seconds) + Double(took.components.attoseconds) * 1e-18
-        let migration = after == before ? nil : SchemaMigration(from: before, to: after, seconds: seconds)
+        let migration = after == before ? nil : SchemaMigration(from: before, to: after, seconds: took.inSeconds)
         self.init(database: database, durability: durability, migration: migration)
     }
 
