@@ -192,6 +192,16 @@ struct Tally {
         reasons.append(result.record.reason)
     }
 
+    /// Adds what another run noted (before either is summarized).
+    mutating func add(_ other: Tally) {
+        events += other.events
+        documents += other.documents
+        pushRecords += other.pushRecords
+        eventTypes += other.eventTypes
+        outcomes += other.outcomes
+        reasons += other.reasons
+    }
+
     /// Counts what the run noted, once it is over.
     mutating func summarize() {
         for type in eventTypes { eventsByType[type, default: 0] += 1 }

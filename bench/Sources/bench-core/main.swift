@@ -10,16 +10,19 @@ import RelayCore
 // thread and times each part around every push. Prints the times and one summary line for notes.
 // --render (with --threads 1) also builds and serializes the JSON of every event, document and
 // push record (the server's work to store and stream them), timed apart from the core.
+// --split runs two emulators instead of one, each with every other device and its own thread:
+// not how the relay runs, but the most a design splitting delivery by device could gain here.
 
 /// Prints how to call the bench and exits with status 2.
 func usage() -> Never {
     print(
-        "usage: bench-core [ACTIVITIES] [PUSHES] [--threads 1|2] [--render]   "
+        "usage: bench-core [ACTIVITIES] [PUSHES] [--threads 1|2 | --split] [--render]   "
             + "(defaults 10000 activities, 100 pushes each, 2 threads; --render needs --threads 1)")
     exit(2)
 }
 
 var render = false
+var split = false
 var threadCount: Int?
 var numbers: [Int] = []
 var argumentsLeft = CommandLine.arguments.dropFirst()[...]
@@ -27,6 +30,8 @@ while let argument = argumentsLeft.popFirst() {
     switch argument {
     case "--render":
         render = true
+    case "--split":
+        split = true
     case "--threads":
         guard let value = argumentsLeft.popFirst().flatMap({ Int($0) }), value == 1 || value == 2 else { usage() }
         threadCount = value
@@ -37,8 +42,10 @@ while let argument = argumentsLeft.popFirst() {
 }
 let activityCount = numbers.first ?? 10_000
 let pushesPerActivity = numbers.dropFirst().first ?? 100
-guard activityCount > 0, pushesPerActivity >= 2, numbers.count <= 2, !(render && threadCount == 2) else { usage() }
-let pipelined = (threadCount ?? (render ? 1 : 2)) == 2
+guard activityCount > 0, pushesPerActivity >= 2, numbers.count <= 2, !(render && threadCount == 2),
+    !(split && (render || threadCount != nil))
+else { usage() }
+let pipelined = !split && (threadCount ?? (render ? 1 : 2)) == 2
 let deviceCount = min(300, activityCount)
 let hours = 12.0
 let start: Double = 1_750_000_000
@@ -66,24 +73,32 @@ let timerCost: Double = {
 // MARK: - Setup: devices, activities started with update tokens, the push schedule
 
 let setupBegan = clock.now
+/// With `--split`, two emulators, each with every other device (and so every activity on it);
+/// otherwise one with them all.
+let shardCount = split ? 2 : 1
 let ids = SeededIdentifiers(seed: 0x5EED)
-var emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)
+var emulators = (0..<shardCount).map { shard in
+    DeviceEmulator(rules: .defaults, ids: shard == 0 ? ids : SeededIdentifiers(seed: 0x5EED &+ 1), now: start)
+}
 var deviceIds: [String] = []
 for index in 0..<deviceCount {
-    let device = emulator.createDevice(keyHash: "bench", at: start)
+    let shard = index % shardCount
+    let device = emulators[shard].createDevice(keyHash: "bench", at: start)
     deviceIds.append(device.id)
     // Every fifth device lets the scores app push more often (a 60-per-hour budget).
     if index % 5 == 0 {
-        _ = try? emulator.updateAppSettings(
+        _ = try? emulators[shard].updateAppSettings(
             deviceId: device.id, bundleId: App.sports.bundleId, body: ["frequentPushesEnabled": true], at: start)
     }
 }
+/// The emulator (with `--split`) that holds activity `index`: its device's.
+func shard(ofActivity index: Int) -> Int { index % deviceCount % shardCount }
 var workload = Workload(
     activities: activityCount, pushesPerActivity: pushesPerActivity, duration: hours * 3600, start: start)
 for index in 0..<activityCount {
     let body = Workload.startBody(activity: index, deviceId: deviceIds[index % deviceCount])
     do {
-        let activity = try emulator.startActivity(body: body, at: start)
+        let activity = try emulators[shard(ofActivity: index)].startActivity(body: body, at: start)
         guard let token = activity.pushToken else {
             print("bench-core: activity \(index) started without a push token")
             exit(1)
@@ -94,45 +109,72 @@ for index in 0..<activityCount {
         exit(1)
     }
 }
-_ = emulator.takeEffects()
+for index in emulators.indices { _ = emulators[index].takeEffects() }
 let setupTime = seconds(clock.now - setupBegan)
 
 // MARK: - The run: every push in time order, in chunks written ahead of time
 
-var server = PushServer(emulator: emulator, ids: ids, render: render)
-emulator = DeviceEmulator(rules: .defaults, ids: ids, now: start)  // drop the copy, so the server's is unique
+// Each server takes its emulator out of the list, so that the server's copy is the only one (a
+// change to a shared emulator would copy it).
+var server = PushServer(emulator: emulators.removeFirst(), ids: ids, render: render)
+var otherShard = emulators.popLast()
 let schedule = workload.schedule
 /// Past the last push, so the last dismissals (12 h after the start at most) fire.
 let finalTime = start + hours * 3600 + 600
 var clientTime = Duration.zero
 var coreCPU = 0.0
-/// With `pipelined`: each thread's CPU time.
+/// With two threads: each thread's CPU time.
 var threadCPU = [0.0, 0.0]
+/// With `pipelined`: each thread's CPU time validating, and delivering with the effects.
+var phases: [(validate: Double, deliver: Double)] = []
 var core = 0.0
 var runWall = 0.0
 
-if pipelined {
+if pipelined || split {
     // Every push is written before the clock starts, so the client shares no core with the run.
     let written = clock.now
     var chunks: [[WirePush]] = []
+    var shards: [[WirePush]] = [[], []]
     let chunkSize = 64
-    chunks.reserveCapacity(schedule.count / chunkSize + 1)
-    var position = 0
-    while position < schedule.count {
-        let end = min(position + chunkSize, schedule.count)
-        chunks.append(schedule[position..<end].map { workload.wire($0) })
-        position = end
+    if split {
+        for scheduled in schedule {
+            shards[shard(ofActivity: Int(scheduled.activity))].append(workload.wire(scheduled))
+        }
+    } else {
+        chunks.reserveCapacity(schedule.count / chunkSize + 1)
+        var position = 0
+        while position < schedule.count {
+            let end = min(position + chunkSize, schedule.count)
+            chunks.append(schedule[position..<end].map { workload.wire($0) })
+            position = end
+        }
     }
     clientTime = clock.now - written
-    let pipeline = Pipeline(chunks: chunks, server: server)
-    chunks = []
-    // The pipeline's server must be the only one, or its first change would copy the emulator.
-    server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
-    withExtendedLifetime(pipeline) {
-        // The written pushes are released with the pipeline, after the clock stops.
-        let runBegan = clock.now
-        (server, threadCPU) = pipeline.run(advancingTo: finalTime)
-        runWall = seconds(clock.now - runBegan)
+    if let other = otherShard {
+        otherShard = nil
+        let run = SplitRun(pushes: shards, servers: [server, PushServer(emulator: other, ids: ids, render: false)])
+        shards = []
+        // The run's servers must be the only ones, or their first change would copy the emulators.
+        server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
+        withExtendedLifetime(run) {
+            let runBegan = clock.now
+            let (servers, cpu) = run.run(advancingTo: finalTime)
+            runWall = seconds(clock.now - runBegan)
+            threadCPU = cpu
+            server = servers[0]
+            server.tally.add(servers[1].tally)
+        }
+    } else {
+        let pipeline = Pipeline(chunks: chunks, server: server)
+        chunks = []
+        // The pipeline's server must be the only one, or its first change would copy the emulator.
+        server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
+        withExtendedLifetime(pipeline) {
+            // The written pushes are released with the pipeline, after the clock stops.
+            let runBegan = clock.now
+            (server, threadCPU, phases) = pipeline.run(advancingTo: finalTime)
+            runWall = seconds(clock.now - runBegan)
+        }
     }
     core = runWall
     coreCPU = threadCPU[0] + threadCPU[1]
@@ -176,15 +218,17 @@ let overhead = timerCost * 4 * Double(pushes)
 print(
     "bench-core: \(activityCount) activities x \(pushesPerActivity) pushes over \(Int(hours)) virtual hours, "
         + "\(deviceCount) devices, \(pushes) pushes, "
-        + (pipelined ? "2 threads (each validates its chunks, then delivers them in turn)" : "1 thread"))
+        + (pipelined
+            ? "2 threads (each validates its chunks, then delivers them in turn)"
+            : split ? "split: 2 emulators, each with half the devices and a thread of its own" : "1 thread"))
 line("setup", String(format: "%7.3f s  (devices, activities started with tokens, push schedule)", setupTime))
 line(
     "client",
     String(
         format: "%7.3f s  (writing each push's headers and body%@; not counted)", client,
-        pipelined ? ", all before the run" : ""))
+        pipelined || split ? ", all before the run" : ""))
 line("core", String(format: "%7.3f s  %.2f µs/push (wall)", core, core / Double(pushes) * 1e6))
-if pipelined {
+if pipelined || split {
     line(
         "core CPU",
         String(
@@ -197,7 +241,27 @@ if pipelined {
                 format: "%7.3f s  %.2f µs/push  %4.0f%% of the wall time", time, time / Double(pushes) * 1e6,
                 time / core * 100))
     }
-} else {
+}
+if pipelined {
+    // Delivery is serial: the wall time cannot be less than both threads' delivery together.
+    let delivering = phases.reduce(0) { $0 + $1.deliver }
+    let validating = phases.reduce(0) { $0 + $1.validate }
+    line(
+        "  validate",
+        String(
+            format: "%7.3f s  %.2f µs/push (both threads; in parallel, each on its own chunks)", validating,
+            validating / Double(pushes) * 1e6))
+    line(
+        "  deliver",
+        String(
+            format: "%7.3f s  %.2f µs/push (both threads, with the effects; serial: %.0f%% of the wall time)",
+            delivering, delivering / Double(pushes) * 1e6, delivering / core * 100))
+    line(
+        "  waiting",
+        String(
+            format: "%7.3f s  (spinning for a turn; the rest of the threads' CPU time)",
+            coreCPU - delivering - validating))
+} else if !split {
     line(
         "core CPU",
         String(
@@ -253,13 +317,14 @@ if !missing.isEmpty {
     print("bench-core: the run had no \(missing.joined(separator: ", ")); the workload no longer exercises them")
     exit(1)
 }
-if pipelined {
+if pipelined || split {
     print(
         String(
-            format: "summary: RelayCore %d activities x %d pushes / %.0f h, 2 threads: %.2f s core (%.2f s CPU: "
+            format: "summary: RelayCore %d activities x %d pushes / %.0f h, %@: %.2f s core (%.2f s CPU: "
                 + "%.2f + %.2f; %.2f s with setup), %@ pushes/s, %@ events/s",
-            activityCount, pushesPerActivity, hours, core, coreCPU, threadCPU[0], threadCPU[1], core + setupTime,
-            short(Double(pushes) / core), short(Double(tally.events) / core)))
+            activityCount, pushesPerActivity, hours, split ? "split in 2 emulators" : "2 threads", core, coreCPU,
+            threadCPU[0], threadCPU[1], core + setupTime, short(Double(pushes) / core),
+            short(Double(tally.events) / core)))
 } else {
     print(
         String(
