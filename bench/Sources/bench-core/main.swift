@@ -150,9 +150,10 @@ if pipelined || split {
         }
     }
     clientTime = clock.now - written
-    if let other = otherShard {
-        otherShard = nil
-        let run = SplitRun(pushes: shards, servers: [server, PushServer(emulator: other, ids: ids, render: false)])
+    if let other = otherShard.take() {
+        // Consumed, so that the run's server holds the only copy of the second emulator.
+        let run = SplitRun(
+            pushes: shards, servers: [server, PushServer(emulator: consume other, ids: ids, render: false)])
         shards = []
         // The run's servers must be the only ones, or their first change would copy the emulators.
         server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
