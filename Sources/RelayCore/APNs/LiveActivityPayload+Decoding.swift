@@ -75,12 +75,16 @@ extension LiveActivityPayload {
         if !more { parser.index += 1 }
         while more {
             guard let key = parser.plainKey() else { return nil }
+            parser.onlyPlainStrings = true
             let value = try parser.parseValue(depth: 2)
             if let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key])) {
                 let bit: UInt16 = 1 << position
                 guard seen & bit == 0 else { return nil }
                 seen |= bit
                 reader.set(value, at: position)
+                if position == APSReader.contentStatePosition {
+                    reader.contentStateHasPlainStrings = parser.onlyPlainStrings
+                }
             } else {
                 others.append((parser.keyString(key), value))
             }

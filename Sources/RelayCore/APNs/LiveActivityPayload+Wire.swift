@@ -50,22 +50,27 @@ extension LiveActivityPayload {
             guard let event = try aps.string(aps.event, Key.event) else {
                 throw LiveActivityPayloadError(path: "aps.\(Key.event)", "is missing; send start, update or end")
             }
-            var payload = LiveActivityPayload(event: LiveActivityEvent(rawValue: event), timestamp: nil)
-            payload.timestamp = try aps.number(aps.timestamp, Key.timestamp)
-            payload.contentState = try aps.object(aps.contentState, Key.contentState)
-            payload.staleDate = try aps.number(aps.staleDate, Key.staleDate)
-            payload.dismissalDate = try aps.number(aps.dismissalDate, Key.dismissalDate)
-            payload.relevanceScore = try aps.number(aps.relevanceScore, Key.relevanceScore)
-            if let alert = aps.alert, !alert.isNull {
-                payload.alert = try LiveActivityAlert.parse(alert, path: "aps.\(Key.alert)").get()
+            // Read in the order of the keys' checks, then built at once: each setter of the
+            // stored members checks that their box is unique.
+            let timestamp = try aps.number(aps.timestamp, Key.timestamp)
+            let contentState = try aps.object(aps.contentState, Key.contentState)
+            let staleDate = try aps.number(aps.staleDate, Key.staleDate)
+            let dismissalDate = try aps.number(aps.dismissalDate, Key.dismissalDate)
+            let relevanceScore = try aps.number(aps.relevanceScore, Key.relevanceScore)
+            var alert: LiveActivityAlert?
+            if let value = aps.alert, !value.isNull {
+                alert = try LiveActivityAlert.parse(value, path: "aps.\(Key.alert)").get()
             }
-            payload.attributesType = try aps.string(aps.attributesType, Key.attributesType)
-            payload.attributes = try aps.object(aps.attributes, Key.attributes)
-            payload.inputPushToken = try aps.flag(aps.inputPushToken, Key.inputPushToken)
-            payload.inputPushChannel = try aps.string(aps.inputPushChannel, Key.inputPushChannel)
-            payload.otherAPSKeys = aps.others
-            if let customKeys { payload.customKeys = customKeys }
-            return .success(payload)
+            return .success(
+                LiveActivityPayload(
+                    event: LiveActivityEvent(rawValue: event), timestamp: timestamp, contentState: contentState,
+                    contentStateBytes: bytes(of: contentState, plainStrings: aps.contentStateHasPlainStrings),
+                    staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
+                    attributesType: try aps.string(aps.attributesType, Key.attributesType),
+                    attributes: try aps.object(aps.attributes, Key.attributes),
+                    inputPushToken: try aps.flag(aps.inputPushToken, Key.inputPushToken),
+                    inputPushChannel: try aps.string(aps.inputPushChannel, Key.inputPushChannel),
+                    otherAPSKeys: aps.others, customKeys: customKeys ?? [:]))
         } catch {
             return .failure(error)
         }
@@ -106,6 +111,9 @@ extension LiveActivityPayload {
         var inputPushChannel: JSONValue?
         /// Members that are not ActivityKit keys.
         var others: JSONObject = [:]
+        /// Whether every string in `contentState` (keys too) is known to be ASCII with nothing to
+        /// escape (`JSONParser.onlyPlainStrings`), so measuring it need not look into them.
+        var contentStateHasPlainStrings = false
 
         /// The ActivityKit keys, in the order `set(_:at:)` numbers them.
         static let keys = ASCIIKeySet([
@@ -125,6 +133,9 @@ extension LiveActivityPayload {
                 }
             }
         }
+
+        /// The position of `content-state` in `keys`.
+        static let contentStatePosition = 2
 
         /// Sets the ActivityKit key at `position` in `keys`.
         mutating func set(_ value: JSONValue, at position: Int) {

@@ -93,11 +93,27 @@ public struct LiveActivityPayload: Sendable, Hashable {
         inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = [:],
         customKeys: JSONObject = [:]
     ) {
+        self.init(
+            event: event, timestamp: timestamp, contentState: contentState,
+            contentStateBytes: Self.bytes(of: contentState), staleDate: staleDate, dismissalDate: dismissalDate,
+            relevanceScore: relevanceScore, alert: alert, attributesType: attributesType, attributes: attributes,
+            inputPushToken: inputPushToken, inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys,
+            customKeys: customKeys)
+    }
+
+    /// A payload whose content state was measured by the caller: `contentStateBytes` must be what
+    /// `bytes(of: contentState)` gives (reading a body measures it while the parser still knows
+    /// whether its strings need a look).
+    init(
+        event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject?, contentStateBytes: Int,
+        staleDate: UnixSeconds?, dismissalDate: UnixSeconds?, relevanceScore: Double?, alert: LiveActivityAlert?,
+        attributesType: String?, attributes: JSONObject?, inputPushToken: Bool, inputPushChannel: String?,
+        otherAPSKeys: JSONObject, customKeys: JSONObject
+    ) {
         members = CopyOnWrite(
             Members(
-                event: event, timestamp: timestamp, contentState: contentState,
-                contentStateBytes: Self.bytes(of: contentState), staleDate: staleDate,
-                dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
+                event: event, timestamp: timestamp, contentState: contentState, contentStateBytes: contentStateBytes,
+                staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
                 attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
                 inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys))
     }
@@ -124,8 +140,9 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var customKeys: JSONObject
     }
 
-    /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`).
-    private static func bytes(of contentState: JSONObject?) -> Int {
-        contentState.map { ActivityDataSize.bytes(of: .object($0)) } ?? 2
+    /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`);
+    /// `plainStrings` as `ActivityDataSize.bytes(of:plainStrings:)` takes it.
+    static func bytes(of contentState: JSONObject?, plainStrings: Bool = false) -> Int {
+        contentState.map { ActivityDataSize.bytes(of: .object($0), plainStrings: plainStrings) } ?? 2
     }
 }

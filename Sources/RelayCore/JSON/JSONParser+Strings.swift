@@ -15,7 +15,10 @@ extension JSONParser {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                try validateUTF8(start..<i, seen: seen)
+                if seen & 0x80 != 0 {
+                    onlyPlainStrings = false
+                    try validateUTF8(start..<i, seen: seen)
+                }
                 return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -24,6 +27,7 @@ extension JSONParser {
             i += 1
         }
 
+        onlyPlainStrings = false
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<i]))
         while i < end {

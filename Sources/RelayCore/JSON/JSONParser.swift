@@ -11,6 +11,10 @@ struct JSONParser {
     let maxDepth: Int
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
+    /// False once a string (key or value) has been read that compact JSON would not write back as
+    /// its bytes between quotes: one with an escape or a non-ASCII byte. A caller sets it to true
+    /// before a value to learn whether measuring that value may skip looking into its strings.
+    var onlyPlainStrings = true
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {

@@ -71,4 +71,30 @@ final class ActivityDataSizeTests: XCTestCase {
                 ActivityDataSize.bytes(of: value), written.count, String(decoding: written, as: UTF8.self))
         }
     }
+
+    /// A push body's content state is measured while it is read, skipping a look into strings the
+    /// parser found plain. Whatever its strings hold (escapes, non-ASCII text, separators, escaped
+    /// keys, at any depth) and whatever the members around it hold, the size is the serializer's
+    /// count of the content state, as for a content state measured on its own.
+    func testAPushBodysContentStateIsMeasuredAsTheSerializerWritesIt() throws {
+        let contentStates = [
+            #"{"eta":5,"status":"onTheWay","driver":{"name":"Sam","stops":[1,2.5,true,null]}}"#,
+            #"{"note":"say \"hi\"","path":"a\\b","line":"x\ny"}"#, #"{"city":"Zürich","emoji":"😀"}"#,
+            #"{"sep":"a\u2028b","esc":"\u0041\u00e9"}"#, #"{"k\"ey":1,"plain":"text"}"#, #"{"é":"key","x":"y"}"#,
+            #"{"nested":{"deep":[{"s":"\t"}]},"ok":"plain"}"#, #"{}"#, #"{"only":"plain ascii / with slash"}"#,
+            #"{"raw separator":""# + "a\u{2028}b\u{2029}" + #""}"#,
+        ]
+        for contentState in contentStates {
+            for (before, after) in [("", ""), (#""alert":{"title":"Ünïcode \" title"},"#, ""), ("", #","x":"\n""#)] {
+                let body =
+                    #"{"aps":{"event":"update","timestamp":1,"# + before + #""content-state":"# + contentState + after
+                    + "}}"
+                let payload = try LiveActivityPayload.decode(Array(body.utf8)).get()
+                let parsed = try XCTUnwrap(payload.contentState, body)
+                let written = JSONValue.object(parsed).serialized()
+                XCTAssertEqual(payload.contentStateBytes, written.count, body)
+                XCTAssertEqual(payload.contentStateBytes, ActivityDataSize.bytes(of: .object(parsed)), body)
+            }
+        }
+    }
 }
