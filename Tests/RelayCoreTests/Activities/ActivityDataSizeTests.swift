@@ -97,4 +97,68 @@ final class ActivityDataSizeTests: XCTestCase {
             }
         }
     }
+
+    /// Random content states, each written into a push body with a random mix of raw characters
+    /// and escapes (so the parser sees plain, escaped and non-ASCII strings, raw and escaped
+    /// U+2028, in keys and values, at any depth): the size measured while reading is always the
+    /// serializer's count of what was read.
+    func testRandomContentStatesAreMeasuredAsTheSerializerWritesThem() throws {
+        var generator = SplitMix64(seed: 0xC0_FFEE)
+        func below(_ bound: Int) -> Int { Int.random(in: 0..<bound, using: &generator) }
+        let characters: [Character] = [
+            "a", "Z", "0", " ", "/", "\"", "\\", "\n", "\u{1}", "\u{7F}", "é", "€", "😀", "\u{2028}", "\u{2029}",
+        ]
+        func text() -> String {
+            String((0..<below(6)).map { _ in characters[below(characters.count)] })
+        }
+        func value(depth: Int) -> JSONValue {
+            switch below(depth < 3 ? 8 : 6) {
+            case 0: return .null
+            case 1: return .bool(below(2) == 0)
+            case 2: return .int(Int64(below(2_000_001)) - 1_000_000)
+            case 3: return .double(Double(below(100_000)) / 64 - 500)
+            case 4, 5: return .string(text())
+            case 6: return .array((0..<below(4)).map { _ in value(depth: depth + 1) })
+            default: return .object(object(depth: depth + 1))
+            }
+        }
+        func object(depth: Int) -> JSONObject {
+            JSONObject(members: (0..<below(5)).map { _ in (text(), value(depth: depth)) })
+        }
+        /// `string` quoted, each character raw or escaped at random where either is allowed.
+        func written(_ string: String) -> String {
+            var out = "\""
+            for scalar in string.unicodeScalars {
+                let mustEscape = scalar == "\"" || scalar == "\\" || scalar.value < 0x20
+                if !mustEscape, below(2) == 0 {
+                    out.unicodeScalars.append(scalar)
+                    continue
+                }
+                for unit in String(scalar).utf16 {
+                    out +=
+                        "\\u" + String(repeating: "0", count: 4 - String(unit, radix: 16).count)
+                        + String(unit, radix: 16)
+                }
+            }
+            return out + "\""
+        }
+        func written(_ value: JSONValue) -> String {
+            switch value {
+            case .string(let string): return written(string)
+            case .array(let elements): return "[" + elements.map { written($0) }.joined(separator: " ,") + "]"
+            case .object(let members):
+                return "{ " + members.map { written($0.key) + ": " + written($0.value) }.joined(separator: ",") + "}"
+            default: return String(decoding: value.serialized(), as: UTF8.self)
+            }
+        }
+        for _ in 0..<2_000 {
+            let contentState = object(depth: 0)
+            let body =
+                #"{"aps":{"event":"update","timestamp":1,"content-state":"# + written(.object(contentState))
+                + "}}"
+            let payload = try LiveActivityPayload.decode(Array(body.utf8)).get()
+            XCTAssertEqual(payload.contentState, contentState, body)
+            XCTAssertEqual(payload.contentStateBytes, JSONValue.object(contentState).serialized().count, body)
+        }
+    }
 }
