@@ -115,9 +115,8 @@ let setupTime = seconds(clock.now - setupBegan)
 // MARK: - The run: every push in time order, in chunks written ahead of time
 
 // Each server takes its emulator out of the list, so that the server's copy is the only one (a
-// change to a shared emulator would copy it).
+// change to a shared emulator would copy it); with `--split` the second is taken below.
 var server = PushServer(emulator: emulators.removeFirst(), ids: ids, render: render)
-var otherShard = emulators.popLast()
 let schedule = workload.schedule
 /// Past the last push, so the last dismissals (12 h after the start at most) fire.
 let finalTime = start + hours * 3600 + 600
@@ -150,7 +149,7 @@ if pipelined || split {
         }
     }
     clientTime = clock.now - written
-    if let other = otherShard.take() {
+    if let other = emulators.popLast() {
         // Consumed, so that the run's server holds the only copy of the second emulator.
         let run = SplitRun(
             pushes: shards, servers: [server, PushServer(emulator: consume other, ids: ids, render: false)])
