@@ -121,14 +121,16 @@ public final class Connection: @unchecked Sendable {
     public var isOpen: Bool { phase != .closed }
 
     /// Closes now: one best-effort attempt to send what is pending and a close_notify, then the socket
-    /// is closed and `connectionClosed(error: nil)` is called.
+    /// is closed (after lingering, when all of it went out: see `LingeringClose`) and
+    /// `connectionClosed(error: nil)` is called.
     public func close() {
         precondition(loop.inLoop, "Connection.close must be called on its loop")
         close(error: nil)
     }
 
     /// Sends everything already written, then a close_notify, then closes. Further writes are ignored
-    /// and further input is read and discarded (so the kernel does not reset the connection on close).
+    /// and further input is read and discarded, before the close and while the socket lingers after
+    /// it (so the kernel does not reset the connection on close).
     public func closeAfterFlush() {
         precondition(loop.inLoop, "Connection.closeAfterFlush must be called on its loop")
         switch phase {
@@ -159,7 +161,8 @@ public final class Connection: @unchecked Sendable {
     func close(error: (any Error)?) {
         guard phase != .closed else { return }
         let wasReady = handler != nil
-        if error == nil && phase != .handshaking {
+        let orderly = error == nil && phase != .handshaking
+        if orderly {
             encryptPlaintext()  // may itself close the connection on a TLS failure
             guard phase != .closed else { return }
             engine.close()
@@ -174,7 +177,13 @@ public final class Connection: @unchecked Sendable {
             loop.deregister(registration)
             self.registration = nil
         }
-        socket.close()
+        if orderly && !peerFinishedSending && engine.pendingCiphertext == 0 {
+            // Everything went out: a FIN follows it, and what the peer still sends is read and dropped
+            // for a while, so that its unread answer is not destroyed by a reset.
+            LingeringClose.start(socket: socket, loop: loop, limits: limits)
+        } else {
+            socket.close()
+        }
         plaintext = []
         let handler = self.handler
         self.handler = nil  // breaks the handler -> connection -> handler cycle

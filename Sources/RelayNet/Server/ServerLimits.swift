@@ -16,9 +16,14 @@ public struct ServerLimits: Sendable, Equatable {
     public var acceptsPerPass: Int = 64
     /// The kernel's accept backlog per listening socket.
     public var listenBacklog: Int32 = 1024
+    /// Seconds an orderly closed connection keeps reading (and dropping) what the peer still sends,
+    /// after its last byte and a FIN went out (see `LingeringClose`).
+    public var lingerSeconds: Double = 2
+    /// Bytes an orderly closed connection reads and drops at most before it closes anyway.
+    public var lingerBytes: Int = 1 << 20
 
     /// The defaults: 10 s handshakes, 10,000 connections, 16 KiB reads, 64 KiB per pass, 256/64 KiB
-    /// write marks.
+    /// write marks, lingering 2 s or 1 MiB after an orderly close.
     public init() {}
 
     /// The same limits with values out of range pulled back into it.
@@ -32,6 +37,8 @@ public struct ServerLimits: Sendable, Equatable {
         limits.writeHighWaterMark = max(limits.writeLowWaterMark + 1, writeHighWaterMark)
         limits.acceptsPerPass = max(1, acceptsPerPass)
         limits.listenBacklog = max(1, listenBacklog)
+        limits.lingerSeconds = lingerSeconds.isFinite ? min(max(0, lingerSeconds), 60) : 0
+        limits.lingerBytes = max(0, lingerBytes)
         return limits
     }
 }

@@ -80,6 +80,11 @@ struct Socket: Sendable {
         try nonBlockingSyscall("send") { send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends a FIN after what is already queued; reading stays possible.
+    func shutdownWrite() {
+        _ = Glibc.shutdown(fd, Int32(SHUT_WR))
+    }
+
     /// The socket's pending error (SO_ERROR), which epoll reports only as EPOLLERR; nil if none.
     func pendingError() -> SystemError? {
         var code: Int32 = 0

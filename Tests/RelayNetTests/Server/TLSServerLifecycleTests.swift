@@ -135,6 +135,67 @@ final class TLSServerLifecycleTests: XCTestCase {
         XCTAssertTrue(outcome.stdout.contains(#""echo": "last words""#), outcome.stdout)
     }
 
+    /// After an orderly close the socket reads and drops at most `lingerBytes`, then closes; and a
+    /// peer that closes its side ends the lingering at once, long before `lingerSeconds`.
+    func testAClosedConnectionLingersUntilThePeerClosesOrItsByteAllowanceIsSpent() throws {
+        final class RefuseAndClose: ConnectionHandler {
+            func connectionReady(_ connection: Connection) {}
+            func connection(_ connection: Connection, received bytes: [UInt8]) {
+                connection.write(Array("no".utf8))
+                connection.closeAfterFlush()
+            }
+            func connectionWritable(_ connection: Connection) {}
+            func connectionClosed(_ connection: Connection, error: (any Error)?) {}
+            func shutdownRequested(_ connection: Connection) {}
+        }
+        var limits = ServerLimits()
+        limits.lingerSeconds = 30
+        limits.lingerBytes = 64 * 1024
+        let running = try RunningServer.start(limits: limits) { _ in RefuseAndClose() }
+        defer { running.stop() }
+        let script = #"""
+            import socket, ssl, sys, time
+            ctx = ssl.create_default_context(cafile=sys.argv[2])
+            s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            s.settimeout(10)
+            s.sendall(b"x")
+            data = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk: break
+                data += chunk
+            print(data.decode())
+            if sys.argv[3] == "close":
+                s.close()
+                sys.exit(0)
+            sent = 0
+            try:
+                for _ in range(24):
+                    s.sendall(b"a" * 16384)
+                    sent += 16384
+                    time.sleep(0.02)
+            except OSError:
+                print("reset after", sent)
+                sys.exit(0)
+            print("sent", sent)
+            """#
+        XCTAssertEqual(try ChildProcess.run(["true"]).status, 0)  // let Foundation's process machinery settle
+        let baseline = openDescriptorCount()
+        let closing = try ChildProcess.run(["python3", "-c", script, String(running.port), caFile, "close"])
+        XCTAssertEqual(closing.stdout, "no\n", closing.stderr)
+        XCTAssertTrue(
+            running.log.waitFor(timeout: 5) { _ in openDescriptorCount() <= baseline },
+            "the lingering socket outlived its peer: \(openDescriptorCount()) descriptors, \(baseline) before")
+
+        let sending = try ChildProcess.run(["python3", "-c", script, String(running.port), caFile, "send"])
+        let lines = sending.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "no", sending.stdout + sending.stderr)
+        // Up to the allowance the bytes are read; past it the socket is closed and the peer is reset.
+        let sent = lines.last.flatMap { $0.hasPrefix("reset after ") ? Int($0.dropFirst(12)) : nil }
+        XCTAssertNotNil(sent, sending.stdout + sending.stderr)
+        XCTAssertGreaterThanOrEqual(sent ?? 0, 64 * 1024, sending.stdout)
+    }
+
     func testStoppingTheGroupClosesOpenConnections() throws {
         let running = try RunningServer.start()
         let peer = try RawTCP(port: running.port, timeout: 5)

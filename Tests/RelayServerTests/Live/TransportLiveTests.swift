@@ -13,6 +13,7 @@ final class TransportLiveTests: XCTestCase {
         relay = try LiveRelay(extraRoutes: [EchoRoutes()]) { options in
             options.httpLimits.headerReadTimeout = 1
             options.serverLimits.handshakeTimeout = 1
+            options.serverLimits.lingerSeconds = 1
         }
     }
 
@@ -66,6 +67,44 @@ final class TransportLiveTests: XCTestCase {
                 "\(relay.base)/echo",
             ])
         XCTAssertTrue(outcome.stdout.hasSuffix(" 413"), outcome.stdout)
+    }
+
+    /// A client still sending a refused body must read the answer, not a reset: after the `413` the
+    /// relay keeps reading and dropping the rest for `lingerSeconds` (1 s here), then lets go.
+    func testARefusedBodyCanBeSentOnAfterTheAnswerUntilTheRelayLetsGo() throws {
+        let script = """
+            import socket, ssl, sys, time
+            ctx = ssl.create_default_context(cafile=sys.argv[2])
+            ctx.set_alpn_protocols(["http/1.1"])
+            s = ctx.wrap_socket(socket.create_connection(("127.0.0.1", int(sys.argv[1]))), server_hostname="localhost")
+            s.sendall(b"POST /echo HTTP/1.1\\r\\nHost: localhost\\r\\nContent-Length: 900000\\r\\n\\r\\n")
+            s.settimeout(10)
+            data = b""
+            while True:
+                chunk = s.recv(4096)
+                if not chunk: break
+                data += chunk
+            print(data.split(b"\\r\\n")[0].decode())
+            def send(count, size, pause):
+                sent = 0
+                try:
+                    for _ in range(count):
+                        s.sendall(b"a" * size)
+                        sent += size
+                        time.sleep(pause)
+                except OSError as error:
+                    return "reset after %d bytes" % sent
+                return "sent %d bytes" % sent
+            print("after the answer:", send(16, 16384, 0.02))
+            time.sleep(1.5)
+            print("past the linger:", send(10, 1024, 0.05))
+            """
+        let outcome = try ChildProcess.run(["python3", "-c", script, String(relay.port), relay.caPath], timeout: 30)
+        let lines = outcome.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            lines, ["HTTP/1.1 413 Content Too Large", "after the answer: sent 262144 bytes", lines.last ?? ""],
+            outcome.stdout + outcome.stderr)
+        XCTAssertTrue(lines.last?.hasPrefix("past the linger: reset after") == true, outcome.stdout + outcome.stderr)
     }
 
     func testSlowHeaderSenderIsCutOffAndOthersAreServed() throws {
