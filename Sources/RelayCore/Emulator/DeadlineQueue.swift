@@ -7,6 +7,9 @@
 /// anew: the heap stays as large as the number of subjects, and finding the earliest deadline
 /// never skips superseded entries. A subject keeps its slot when its deadline is popped (it is
 /// usually rescheduled at once); only clearing it with `schedule(_, at: nil)` frees the slot.
+///
+/// Subjects that are small numbers already (the emulator's activities are positions in its table)
+/// can find their slot in an array instead of a dictionary: see `init(denseIndex:)`.
 public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private struct Entry: Sendable {
         var time: UnixSeconds
@@ -17,8 +20,12 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     }
 
     private var heap: [Entry] = []
-    /// Each subject's slot.
+    /// Each subject's slot, for subjects without a dense index.
     private var slots: [Subject: Int] = [:]
+    /// Each slot by its subject's dense index, -1 for none.
+    private var denseSlots: [Int] = []
+    /// A subject's dense index, if it has one.
+    private let denseIndex: (@Sendable (Subject) -> Int?)?
     /// Per slot: the subject, nil when the slot is free.
     private var subjects: [Subject?] = []
     /// Per slot: the index of its entry in `heap`, or -1 while it has no deadline.
@@ -26,12 +33,38 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private var freeSlots: [Int] = []
     private var counter: UInt64 = 0
 
-    public init() {}
+    public init() { denseIndex = nil }
+
+    /// A queue that finds the slot of a subject for which `denseIndex` gives a number (0 or more)
+    /// at that place in an array, with no hashing; other subjects are kept in a dictionary. The
+    /// array grows to the largest index, so the numbers should be positions, not identifiers.
+    public init(denseIndex: @escaping @Sendable (Subject) -> Int?) { self.denseIndex = denseIndex }
+
+    /// The slot of `subject`, if it has one.
+    private func slot(of subject: Subject) -> Int? {
+        guard let index = denseIndex?(subject) else { return slots[subject] }
+        return index < denseSlots.count && denseSlots[index] >= 0 ? denseSlots[index] : nil
+    }
+
+    /// Records (or, with nil, forgets) the slot of `subject`.
+    private mutating func setSlot(_ slot: Int?, of subject: Subject) {
+        guard let index = denseIndex?(subject) else {
+            slots[subject] = slot
+            return
+        }
+        precondition(index >= 0, "a dense index is 0 or more")
+        if index >= denseSlots.count {
+            guard slot != nil else { return }
+            denseSlots.append(contentsOf: repeatElement(-1, count: index + 1 - denseSlots.count))
+        }
+        denseSlots[index] = slot ?? -1
+    }
 
     /// Sets (or clears, with nil) the deadline of `subject`.
     public mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
         guard let time else {
-            if let slot = slots.removeValue(forKey: subject) {
+            if let slot = slot(of: subject) {
+                setSlot(nil, of: subject)
                 if positions[slot] >= 0 { remove(at: positions[slot]) }
                 subjects[slot] = nil
                 freeSlots.append(slot)
@@ -39,7 +72,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
             return
         }
         counter += 1
-        if let slot = slots[subject] {
+        if let slot = slot(of: subject) {
             let index = positions[slot]
             guard index >= 0 else {
                 heap.append(Entry(time: time, order: counter, slot: slot))
@@ -62,7 +95,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
             subjects.append(subject)
             positions.append(0)
         }
-        slots[subject] = slot
+        setSlot(slot, of: subject)
         heap.append(Entry(time: time, order: counter, slot: slot))
         positions[slot] = heap.count - 1
         siftUp(heap.count - 1)

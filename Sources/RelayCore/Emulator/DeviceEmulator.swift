@@ -15,7 +15,7 @@ public struct DeviceEmulator: Sendable {
     public internal(set) var channels: [String: EmulatedChannel] = [:]
     /// Update and push-to-start tokens → what they address, with their burst limiters.
     var tokens: [TokenKey: TokenEntry] = [:]
-    var deadlines = DeadlineQueue<TimedSubject>()
+    var deadlines = DeadlineQueue<TimedSubject>(denseIndex: \.position)
     /// The sequence number the next event gets.
     public internal(set) var nextSeq: UInt64
     /// The latest time the emulator has reached; it never goes back.
@@ -53,6 +53,11 @@ public struct DeviceEmulator: Sendable {
         /// The activity at this position in `activities`.
         case activity(Int)
         case alarm(String)
+
+        /// The activity's position: its slot in `deadlines` is found without hashing.
+        var position: Int? {
+            if case .activity(let position) = self { position } else { nil }
+        }
     }
 
     /// An empty emulator at `now`, whose first event will have sequence number `nextSeq`.

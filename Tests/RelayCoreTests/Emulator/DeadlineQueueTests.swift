@@ -38,6 +38,16 @@ final class DeadlineQueueTests: XCTestCase {
     /// Random schedules, clears and pops agree with a plain list ordered by (time, last scheduled).
     func testAgreesWithAReferenceModel() {
         var queue = DeadlineQueue<Int>()
+        checkAgainstAReferenceModel(&queue)
+    }
+
+    /// The same with most subjects found by a dense index and the rest by hashing, side by side.
+    func testAgreesWithAReferenceModelWithDenseIndices() {
+        var queue = DeadlineQueue<Int>(denseIndex: { $0 < 30 ? $0 : nil })
+        checkAgainstAReferenceModel(&queue)
+    }
+
+    private func checkAgainstAReferenceModel(_ queue: inout DeadlineQueue<Int>) {
         var model: [Int: (time: Double, order: Int)] = [:]
         var order = 0
         var seed: UInt64 = 0x1234_5678
