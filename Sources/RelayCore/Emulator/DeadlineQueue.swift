@@ -46,25 +46,31 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
         return index < denseSlots.count && denseSlots[index] >= 0 ? denseSlots[index] : nil
     }
 
-    /// Records (or, with nil, forgets) the slot of `subject`.
-    private mutating func setSlot(_ slot: Int?, of subject: Subject) {
+    /// Records the slot of `subject`.
+    private mutating func setSlot(_ slot: Int, of subject: Subject) {
         guard let index = denseIndex?(subject) else {
             slots[subject] = slot
             return
         }
         precondition(index >= 0, "a dense index is 0 or more")
         if index >= denseSlots.count {
-            guard slot != nil else { return }
             denseSlots.append(contentsOf: repeatElement(-1, count: index + 1 - denseSlots.count))
         }
-        denseSlots[index] = slot ?? -1
+        denseSlots[index] = slot
+    }
+
+    /// Forgets the slot of `subject` and returns it, if it had one.
+    private mutating func removeSlot(of subject: Subject) -> Int? {
+        guard let index = denseIndex?(subject) else { return slots.removeValue(forKey: subject) }
+        guard index < denseSlots.count, denseSlots[index] >= 0 else { return nil }
+        defer { denseSlots[index] = -1 }
+        return denseSlots[index]
     }
 
     /// Sets (or clears, with nil) the deadline of `subject`.
     public mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
         guard let time else {
-            if let slot = slot(of: subject) {
-                setSlot(nil, of: subject)
+            if let slot = removeSlot(of: subject) {
                 if positions[slot] >= 0 { remove(at: positions[slot]) }
                 subjects[slot] = nil
                 freeSlots.append(slot)

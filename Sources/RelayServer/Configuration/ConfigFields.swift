@@ -49,5 +49,4 @@ extension JSONFields {
         guard elements.count <= limit else { throw error(key, "must have at most \(limit) elements") }
         return elements
     }
-
 }
