@@ -71,6 +71,7 @@ extension LiveActivityPayload {
         var others: [JSONObject.Element] = []
         var seen: UInt16 = 0
         try parser.enter(depth: 1)
+        parser.shapeBase = 2  // the depth of `aps`'s values: the content state's fingerprint starts there
         var more = parser.current != UInt8(ascii: "}")
         if !more { parser.index += 1 }
         while more {
@@ -84,6 +85,7 @@ extension LiveActivityPayload {
                 reader.set(value, at: position)
                 if position == APSReader.contentStatePosition {
                     reader.contentStateHasPlainStrings = parser.onlyPlainStrings
+                    if case .object = value { reader.contentStateShape = parser.shape }
                 }
             } else {
                 others.append((parser.keyString(key), value))

@@ -65,6 +65,7 @@ extension LiveActivityPayload {
                 LiveActivityPayload(
                     event: LiveActivityEvent(rawValue: event), timestamp: timestamp, contentState: contentState,
                     contentStateBytes: bytes(of: contentState, plainStrings: aps.contentStateHasPlainStrings),
+                    contentStateShape: aps.contentStateShape ?? shape(of: contentState),
                     staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
                     attributesType: try aps.string(aps.attributesType, Key.attributesType),
                     attributes: try aps.object(aps.attributes, Key.attributes),
@@ -114,6 +115,9 @@ extension LiveActivityPayload {
         /// Whether every string in `contentState` (keys too) is known to be ASCII with nothing to
         /// escape (`JSONParser.onlyPlainStrings`), so measuring it need not look into them.
         var contentStateHasPlainStrings = false
+        /// `contentState`'s `JSONShape` fingerprint when the parser took it (an object read
+        /// member by member); nil when it must be taken from the value.
+        var contentStateShape: UInt64?
 
         /// The ActivityKit keys, in the order `set(_:at:)` numbers them.
         static let keys = ASCIIKeySet([

@@ -28,12 +28,16 @@ public struct LiveActivityPayload: Sendable, Hashable {
         set {
             members.value.contentState = newValue
             members.value.contentStateBytes = Self.bytes(of: newValue)
+            members.value.contentStateShape = Self.shape(of: newValue)
         }
     }
     /// The compact JSON size of the content state the device would show (`{}` when there is none),
     /// the part of the size rule a push brings. Measured when the content state is set, that is
     /// when the request is validated, outside the emulator's lock, rather than when it is applied.
     var contentStateBytes: Int { members.value.contentStateBytes }
+    /// `ContentStateShape.fingerprint` of the content state (of `{}` when there is none), also
+    /// taken at validation, so that delivery compares shapes without reading the previous state.
+    var contentStateShape: UInt64 { members.value.contentStateShape }
     /// When the activity becomes stale, Unix seconds.
     public var staleDate: UnixSeconds? {
         get { members.value.staleDate }
@@ -95,27 +99,29 @@ public struct LiveActivityPayload: Sendable, Hashable {
     ) {
         self.init(
             event: event, timestamp: timestamp, contentState: contentState,
-            contentStateBytes: Self.bytes(of: contentState), staleDate: staleDate, dismissalDate: dismissalDate,
-            relevanceScore: relevanceScore, alert: alert, attributesType: attributesType, attributes: attributes,
-            inputPushToken: inputPushToken, inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys,
-            customKeys: customKeys)
+            contentStateBytes: Self.bytes(of: contentState), contentStateShape: Self.shape(of: contentState),
+            staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
+            attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
+            inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys)
     }
 
     /// A payload whose content state was measured by the caller: `contentStateBytes` must be what
     /// `bytes(of: contentState)` gives (reading a body measures it while the parser still knows
-    /// whether its strings need a look).
+    /// whether its strings need a look), and `contentStateShape` what `shape(of: contentState)`
+    /// gives (the parser takes it as it reads).
     init(
         event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject?, contentStateBytes: Int,
-        staleDate: UnixSeconds?, dismissalDate: UnixSeconds?, relevanceScore: Double?, alert: LiveActivityAlert?,
-        attributesType: String?, attributes: JSONObject?, inputPushToken: Bool, inputPushChannel: String?,
-        otherAPSKeys: JSONObject, customKeys: JSONObject
+        contentStateShape: UInt64, staleDate: UnixSeconds?, dismissalDate: UnixSeconds?, relevanceScore: Double?,
+        alert: LiveActivityAlert?, attributesType: String?, attributes: JSONObject?, inputPushToken: Bool,
+        inputPushChannel: String?, otherAPSKeys: JSONObject, customKeys: JSONObject
     ) {
         members = CopyOnWrite(
             Members(
                 event: event, timestamp: timestamp, contentState: contentState, contentStateBytes: contentStateBytes,
-                staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
-                attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
-                inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys))
+                contentStateShape: contentStateShape, staleDate: staleDate, dismissalDate: dismissalDate,
+                relevanceScore: relevanceScore, alert: alert, attributesType: attributesType, attributes: attributes,
+                inputPushToken: inputPushToken, inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys,
+                customKeys: customKeys))
     }
 
     /// The stored members behind one box (see `CopyOnWrite`): a payload is copied with its request
@@ -128,6 +134,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var contentState: JSONObject?
         /// `contentState`'s size, kept with it by its setter and the initializer.
         var contentStateBytes: Int
+        /// `contentState`'s fingerprint, kept with it like `contentStateBytes`.
+        var contentStateShape: UInt64
         var staleDate: UnixSeconds?
         var dismissalDate: UnixSeconds?
         var relevanceScore: Double?
@@ -144,5 +152,10 @@ public struct LiveActivityPayload: Sendable, Hashable {
     /// `plainStrings` as `ActivityDataSize.bytes(of:plainStrings:)` takes it.
     static func bytes(of contentState: JSONObject?, plainStrings: Bool = false) -> Int {
         contentState.map { ActivityDataSize.bytes(of: .object($0), plainStrings: plainStrings) } ?? 2
+    }
+
+    /// The fingerprint of `contentState`, or of `{}` when it is nil, as `activityUpdate` shows it.
+    static func shape(of contentState: JSONObject?) -> UInt64 {
+        ContentStateShape.fingerprint(of: .object(contentState ?? [:]))
     }
 }

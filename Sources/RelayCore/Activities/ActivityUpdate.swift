@@ -2,11 +2,17 @@
 public struct ActivityUpdate: Sendable, Hashable {
     /// The new content state (the app's `ContentState` as JSON).
     public var contentState: JSONValue {
-        didSet { knownContentStateBytes = nil }
+        didSet {
+            knownContentStateBytes = nil
+            knownShape = nil
+        }
     }
     /// `contentState`'s compact JSON size when it was measured before (a push's, at validation);
     /// nil when it must be measured. Cleared whenever `contentState` changes.
     private var knownContentStateBytes: Int?
+    /// `contentState`'s `ContentStateShape.fingerprint` when it was taken before; nil when it
+    /// must be taken. Cleared whenever `contentState` changes.
+    private var knownShape: UInt64?
     /// The new stale date; nil means the new content never goes stale. It replaces the old one.
     public var staleDate: UnixSeconds?
     /// The new relevance score; nil keeps the current one.
@@ -28,22 +34,27 @@ public struct ActivityUpdate: Sendable, Hashable {
         self.timestamp = timestamp
     }
 
-    /// An update whose content state's compact JSON size is already known to be `contentStateBytes`.
+    /// An update whose content state's compact JSON size and shape fingerprint are already known
+    /// to be `contentStateBytes` and `contentStateShape`.
     init(
-        contentState: JSONValue, contentStateBytes: Int, staleDate: UnixSeconds?, relevanceScore: Double?,
-        alert: JSONValue?, timestamp: UnixSeconds?
+        contentState: JSONValue, contentStateBytes: Int, contentStateShape: UInt64, staleDate: UnixSeconds?,
+        relevanceScore: Double?, alert: JSONValue?, timestamp: UnixSeconds?
     ) {
         self.init(
             contentState: contentState, staleDate: staleDate, relevanceScore: relevanceScore, alert: alert,
             timestamp: timestamp)
         knownContentStateBytes = contentStateBytes
+        knownShape = contentStateShape
     }
 
     /// `contentState`'s compact JSON size (the size rule's part an update brings): the known one,
     /// else measured now.
     var contentStateBytes: Int { knownContentStateBytes ?? ActivityDataSize.bytes(of: contentState) }
 
-    /// Updates are equal when what they show is: the remembered size is not part of the value.
+    /// `contentState`'s shape fingerprint: the known one, else taken now.
+    var contentStateShape: UInt64 { knownShape ?? ContentStateShape.fingerprint(of: contentState) }
+
+    /// Updates are equal when what they show is: the remembered size and shape are not part of the value.
     public static func == (left: ActivityUpdate, right: ActivityUpdate) -> Bool {
         left.contentState == right.contentState && left.staleDate == right.staleDate
             && left.relevanceScore == right.relevanceScore && left.alert == right.alert

@@ -86,7 +86,7 @@ extension LiveActivity {
             if bytes > rules.maxActivityDataBytes {
                 return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
             }
-            contentState = content
+            shown = ShownContent(content)
         }
         lastTimestamp = timestamp
         dropPending()
@@ -100,7 +100,7 @@ extension LiveActivity {
     /// Shows `update` as of `now`: content, stale date (replaced; active again unless already past),
     /// relevance (kept when nil) and timestamp. A held update that is not newer becomes obsolete.
     mutating func apply(_ update: ActivityUpdate, timestamp: UnixSeconds, at now: UnixSeconds) {
-        contentState = update.contentState
+        shown = ShownContent(update.contentState, shape: update.contentStateShape)
         staleDate = update.staleDate
         if let score = update.relevanceScore { relevanceScore = score }
         lastTimestamp = timestamp

@@ -21,7 +21,12 @@ public struct LiveActivity: Sendable, Hashable {
     /// The static attributes.
     public var attributes: JSONValue { identity.attributes }
     /// The current content state.
-    public internal(set) var contentState: JSONValue
+    public var contentState: JSONValue { shown.value }
+    /// `ContentStateShape.fingerprint` of `contentState`, for the shape hint of the next push.
+    var contentStateShape: UInt64 { shown.shape }
+    /// The current content state with its fingerprint; set only through `ShownContent`'s
+    /// initializers, so the two always agree.
+    var shown: ShownContent
     /// Where it is in its life.
     public internal(set) var state: ActivityState
     /// When the current content goes stale, or nil for never.
@@ -53,6 +58,23 @@ public struct LiveActivity: Sendable, Hashable {
     var attributesBytes: Int { identity.attributesBytes }
     /// The members of the activity's JSON that never change, already written (see `serializedJSON`).
     var fixedMembers: LiveActivity.FixedMembers { identity.fixedMembers }
+
+    /// A content state and its shape fingerprint.
+    struct ShownContent: Sendable, Hashable {
+        let value: JSONValue
+        let shape: UInt64
+
+        /// `value`, its fingerprint taken now.
+        init(_ value: JSONValue) {
+            self.init(value, shape: ContentStateShape.fingerprint(of: value))
+        }
+
+        /// `value` with its fingerprint taken before (a push's, at validation).
+        init(_ value: JSONValue, shape: UInt64) {
+            self.value = value
+            self.shape = shape
+        }
+    }
 
     /// The parts fixed at the start.
     private final class Identity: Sendable, Hashable {
@@ -116,7 +138,7 @@ public struct LiveActivity: Sendable, Hashable {
         identity = Identity(
             id: id, deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, attributes: attributes,
             channelId: channelId, startedAt: startedAt, systemEndAt: systemEndAt)
-        self.contentState = contentState
+        shown = ShownContent(contentState)
         self.state = state
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore

@@ -150,7 +150,11 @@ extension DeviceEmulator {
             hints.append("a start push to an activity's update token is ignored; starts go to push-to-start tokens")
             return .success(.ignored)
         }
-        if let content = payload.contentState {
+        // The fingerprints were taken when each content state was read; only when they differ is
+        // the previous content state (cold in memory here) read to say how.
+        if let content = payload.contentState,
+            payload.contentStateShape != activities[position: position].contentStateShape
+        {
             let previous = activities[position: position].contentState.objectValue ?? [:]
             let differences = ContentStateShape.differences(previous: previous, new: content)
             if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).message) }
@@ -325,7 +329,8 @@ extension LiveActivityPayload {
     /// The content this payload asks the device to show.
     var activityUpdate: ActivityUpdate {
         ActivityUpdate(
-            contentState: .object(contentState ?? [:]), contentStateBytes: contentStateBytes, staleDate: staleDate,
-            relevanceScore: relevanceScore, alert: alert?.json, timestamp: timestamp)
+            contentState: .object(contentState ?? [:]), contentStateBytes: contentStateBytes,
+            contentStateShape: contentStateShape, staleDate: staleDate, relevanceScore: relevanceScore,
+            alert: alert?.json, timestamp: timestamp)
     }
 }

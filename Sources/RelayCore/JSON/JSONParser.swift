@@ -15,6 +15,11 @@ struct JSONParser {
     /// its bytes between quotes: one with an escape or a non-ASCII byte. A caller sets it to true
     /// before a value to learn whether measuring that value may skip looking into its strings.
     var onlyPlainStrings = true
+    /// The `JSONShape` fingerprint of the value parsed last, taken as it is read.
+    var shape: UInt64 = 0
+    /// The depth (as `parseValue` counts it) of the value whose fingerprint a caller wants:
+    /// containers are looked into down to `JSONShape.maxDepth` levels below it.
+    var shapeBase = 0
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -64,19 +69,26 @@ struct JSONParser {
     mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard let byte = current else { throw .expected("a value", found: nil, at: index) }
         switch byte {
-        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "\""):
+            shape = JSONShape.string
+            return .string(try parseString())
         case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
+            shape = JSONShape.bool
             return .bool(true)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
+            shape = JSONShape.bool
             return .bool(false)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
+            shape = JSONShape.null
             return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            shape = JSONShape.number
+            return try parseNumber()
         default: throw .expected("a value", found: byte, at: index)
         }
     }
@@ -94,12 +106,15 @@ struct JSONParser {
         try enter(depth: depth)
         if current == UInt8(ascii: "]") {
             index += 1
+            shape = JSONShape.arrayUnseen
             return .array([])
         }
         var elements: [JSONValue] = []
         elements.reserveCapacity(Self.initialCapacity)
+        var firstShape: UInt64 = 0
         while true {
             elements.append(try parseValue(depth: depth + 1))
+            if elements.count == 1 { firstShape = shape }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -107,6 +122,8 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
+                shape =
+                    depth - shapeBase < JSONShape.maxDepth ? JSONShape.array(first: firstShape) : JSONShape.arrayUnseen
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
             }
@@ -115,18 +132,28 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
+        let looksInside = depth - shapeBase < JSONShape.maxDepth
         if current == UInt8(ascii: "}") {
             index += 1
+            shape = looksInside ? JSONShape.object(count: 0, memberSum: 0) : JSONShape.objectUnseen
             return .object(JSONObject())
         }
         var members: [JSONObject.Element] = []
         members.reserveCapacity(Self.initialCapacity)
+        var memberSum: UInt64 = 0
         while true {
             guard current == UInt8(ascii: "\"") else {
                 let what = members.isEmpty ? "a string key or '}'" : "a string key after ','"
                 throw .expected(what, found: current, at: index)
             }
-            let key = try parseString()
+            let keyStart = index + 1
+            var key = try parseString()
+            // With no escape, the key is the bytes between its quotes (an escape always
+            // takes more bytes than the character it stands for).
+            let keyHash =
+                index - 1 - keyStart == key.utf8.count
+                ? JSONShape.key(UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1]))
+                : key.withUTF8 { JSONShape.key($0) }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
                 throw .expected("':' after object key", found: current, at: index)
@@ -134,6 +161,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue(depth: depth + 1)))
+            memberSum &+= JSONShape.member(key: keyHash, value: shape)
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -141,7 +169,16 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                return .object(JSONObject(members: members))  // a repeated key: last wins
+                let object = JSONObject(members: members)  // a repeated key: last wins
+                if !looksInside {
+                    shape = JSONShape.objectUnseen
+                } else if object.count == members.count {
+                    shape = JSONShape.object(count: members.count, memberSum: memberSum)
+                } else {
+                    // The sum counted the members a repeated key dropped: take the object's own.
+                    shape = JSONShape.of(.object(object), depth: depth - shapeBase)
+                }
+                return .object(object)
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
             }
         }

@@ -59,6 +59,46 @@ final class ContentStateShapeTests: XCTestCase {
             ContentStateShape.differences(previous: previous.objectValue ?? [:], new: new.objectValue ?? [:]), [])
     }
 
+    /// Fingerprints agree for the shapes `differences` finds equal, and tell apart the shapes it
+    /// finds different.
+    func testFingerprintsFollowTheShape() {
+        func print(_ value: JSONValue) -> UInt64 { ContentStateShape.fingerprint(of: value) }
+        let same: [(JSONValue, JSONValue)] = [
+            (
+                ["score": ["home": 1, "away": 2], "period": "1st"],
+                ["period": "2nd", "score": ["away": 0, "home": 3.5]]
+            ),
+            (["players": [["name": "A"]]], ["players": [["name": "B"], ["name": 7]]]),
+            (["note": nil], ["note": nil]),
+        ]
+        for (previous, new) in same {
+            XCTAssertEqual(print(previous), print(new), "\(previous) and \(new)")
+            XCTAssertEqual(ContentStateShape.differences(previous: previous.objectValue!, new: new.objectValue!), [])
+        }
+        let different: [(JSONValue, JSONValue)] = [
+            (["a": 1], ["b": 1]), (["a": 1], ["a": "1"]), (["a": 1], ["a": nil]), (["a": 1], ["a": true]),
+            (["a": 1], ["a": 1, "b": 1]), (["a": ["b": 1]], ["a": ["b": "1"]]), (["a": [1]], ["a": ["1"]]),
+            (["a": [1]], ["a": ["x": 1]]), (["ab": 1, "c": 1], ["a": 1, "bc": 1]), ([:], ["a": [:]]),
+        ]
+        for (previous, new) in different {
+            XCTAssertNotEqual(print(previous), print(new), "\(previous) and \(new)")
+            XCTAssertNotEqual(ContentStateShape.differences(previous: previous.objectValue!, new: new.objectValue!), [])
+        }
+        // Objects past `maxDepth` are compared by their type only, by both.
+        func nested(_ levels: Int, _ value: JSONValue) -> JSONValue {
+            (0..<levels).reduce(value) { inner, _ in ["a": inner] }
+        }
+        let deepest = ContentStateShape.maxDepth
+        XCTAssertNotEqual(print(nested(deepest, 1)), print(nested(deepest, "x")))
+        XCTAssertNotEqual(
+            ContentStateShape.differences(
+                previous: nested(deepest, 1).objectValue!, new: nested(deepest, "x").objectValue!), [])
+        XCTAssertEqual(print(nested(deepest + 1, 1)), print(nested(deepest + 1, "x")))
+        XCTAssertEqual(
+            ContentStateShape.differences(
+                previous: nested(deepest + 1, 1).objectValue!, new: nested(deepest + 1, "x").objectValue!), [])
+    }
+
     func testHintListsTheDifferences() {
         let hint = APNsHint.contentStateShapeChanged(["a: was number, now string"])
         XCTAssertEqual(hint.code, "contentStateShapeChanged")

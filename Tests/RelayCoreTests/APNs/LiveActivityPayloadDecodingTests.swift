@@ -38,6 +38,11 @@ final class LiveActivityPayloadDecodingTests: XCTestCase {
             #"{"aps":{"event":"update","timestamp":1700000000000,"content-state":{"s":1},"attributes":{}}}"#,
             #"{"aps":{"event":"update","content-state":null,"timestamp":null,"alert":null}}"#,
             #"{"aps":{"event":"bogus","timestamp":1}}"#,
+            // Content states of every shape: the shape's fingerprint is part of the payload.
+            #"{"aps":{"event":"update","timestamp":1,"content-state":{"a":1,"a":"x","b":[{"c":1,"c":[]}]}}}"#,
+            #"{"aps":{"event":"update","timestamp":1,"content-state":{"\u0061":1,"caf\u00e9":[[]],"é":{}}}}"#,
+            #"{"aps":{"event":"update","timestamp":1,"content-state":{"a":"#
+                + String(repeating: "{\"b\":[", count: 12) + "1" + String(repeating: "]}", count: 12) + "}}}",
             // Leave the usual shape: repeated keys, escaped keys, no aps, other types.
             #"{"aps":{"event":"update","timestamp":1},"aps":{"event":"end","timestamp":2}}"#,
             #"{"aps":{"event":"update","event":"end","timestamp":1,"content-state":{}}}"#,

@@ -116,6 +116,56 @@ final class DeviceEmulatorTests: XCTestCase {
         XCTAssertEqual(afterEnd.error?.timestamp, start + 8 * 3600)
     }
 
+    /// A push is told when its content state's shape differs from the one shown, whichever way
+    /// that one got there: a start, a push, the app, a held update released later, or a restore.
+    func testShapeHintsCompareWithTheContentStateShownHoweverItWasSet() throws {
+        var emulator = emulator()
+        let device = emulator.createDevice(keyHash: "h", at: start)
+        let activity = try startActivity(&emulator, device: device.id)
+        let token = try XCTUnwrap(activity.pushToken)
+        var time = start
+        func shapeHint(
+            _ emulator: inout DeviceEmulator, _ content: JSONValue, priority: String = "10"
+        ) throws -> String? {
+            time += 1
+            let aps: JSONValue = ["event": "update", "timestamp": .number(time), "content-state": content]
+            let result = emulator.deliver(
+                try XCTUnwrap(push(token, aps, priority: priority)), context: context(), at: time)
+            XCTAssertNil(result.error)
+            let prefix = "content-state differs in shape from the previous state (the app may fail to decode it): "
+            guard let hint = result.record.hint, hint.hasPrefix(prefix) else { return nil }
+            return String(hint.dropFirst(prefix.count))
+        }
+        XCTAssertNil(try shapeHint(&emulator, ["n": 1]), "the start's shape")
+        XCTAssertEqual(try shapeHint(&emulator, ["n": "x"]), "n: was number, now string")
+        XCTAssertEqual(try shapeHint(&emulator, ["n": 2]), "n: was string, now number")
+        XCTAssertEqual(try shapeHint(&emulator, ["n": 2.5]), nil, "an integer and a fraction are both numbers")
+        time += 1
+        _ = try emulator.updateActivity(id: activity.id, body: ["contentState": ["n": [], "m": 1]], at: time)
+        XCTAssertEqual(try shapeHint(&emulator, ["n": 3]), "m: missing (was number); n: was array, now number")
+        XCTAssertNil(try shapeHint(&emulator, ["n": 3]))
+        // Held for `lowPriorityDelay` (15 s), then shown: the next push compares with it.
+        XCTAssertEqual(
+            try shapeHint(&emulator, ["n": [1], "m": 1], priority: "5"),
+            "m: new key (number); n: was number, now array; priority 5 is applied opportunistically; held until "
+                + "2026-01-01T00:00:23Z"
+        )
+        time += 60
+        emulator.advance(to: time)
+        XCTAssertEqual(emulator.activities[activity.id]?.contentState, ["n": [1], "m": 1])
+        XCTAssertNil(try shapeHint(&emulator, ["n": [], "m": 2]), "an empty list has no element to compare")
+        XCTAssertNil(try shapeHint(&emulator, ["n": [4], "m": 2]))
+        var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        var latest: [String: DocumentWrite] = [:]
+        for write in emulator.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
+        for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
+        var restored = try DeviceEmulator.restore(
+            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: time, nextSeq: emulator.nextSeq,
+            documents: documents)
+        XCTAssertNil(try shapeHint(&restored, ["n": [5], "m": 3]))
+        XCTAssertEqual(try shapeHint(&restored, ["n": ["five"], "m": 3]), "n[0]: was number, now string")
+    }
+
     func testStoredBroadcastReachesActivitiesThatJoinLater() throws {
         var emulator = emulator()
         let device = emulator.createDevice(keyHash: "h", at: start)
