@@ -86,7 +86,7 @@ extension LiveActivity {
             if bytes > rules.maxActivityDataBytes {
                 return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
             }
-            shown = ShownContent(content)
+            show(content)
         }
         lastTimestamp = timestamp
         dropPending()
@@ -100,7 +100,7 @@ extension LiveActivity {
     /// Shows `update` as of `now`: content, stale date (replaced; active again unless already past),
     /// relevance (kept when nil) and timestamp. A held update that is not newer becomes obsolete.
     mutating func apply(_ update: ActivityUpdate, timestamp: UnixSeconds, at now: UnixSeconds) {
-        shown = ShownContent(update.contentState, shape: update.contentStateShape)
+        show(update.contentState, shape: update.contentStateShape)
         staleDate = update.staleDate
         if let score = update.relevanceScore { relevanceScore = score }
         lastTimestamp = timestamp

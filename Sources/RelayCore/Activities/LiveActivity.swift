@@ -20,15 +20,13 @@ public struct LiveActivity: Sendable, Hashable {
     public var attributesType: String { identity.attributesType }
     /// The static attributes.
     public var attributes: JSONValue { identity.attributes }
-    /// The current content state.
-    public var contentState: JSONValue { shown.value }
-    /// `ContentStateShape.fingerprint` of `contentState`, for the shape hint of the next push.
-    var contentStateShape: UInt64 { shown.shape }
-    /// The current content state with its fingerprint; set only through `ShownContent`'s
-    /// initializers, so the two always agree.
-    var shown: ShownContent
+    /// The current content state (set with `show`).
+    public private(set) var contentState: JSONValue
     /// Where it is in its life.
     public internal(set) var state: ActivityState
+    /// `ContentStateShape.fingerprint` of `contentState`, for the shape hint of the next push
+    /// (set with `show`).
+    private(set) var contentStateShape: UInt64
     /// When the current content goes stale, or nil for never.
     public internal(set) var staleDate: UnixSeconds?
     /// Orders the app's activities: higher first (see `ordered`). 0 unless set.
@@ -58,23 +56,6 @@ public struct LiveActivity: Sendable, Hashable {
     var attributesBytes: Int { identity.attributesBytes }
     /// The members of the activity's JSON that never change, already written (see `serializedJSON`).
     var fixedMembers: LiveActivity.FixedMembers { identity.fixedMembers }
-
-    /// A content state and its shape fingerprint.
-    struct ShownContent: Sendable, Hashable {
-        let value: JSONValue
-        let shape: UInt64
-
-        /// `value`, its fingerprint taken now.
-        init(_ value: JSONValue) {
-            self.init(value, shape: ContentStateShape.fingerprint(of: value))
-        }
-
-        /// `value` with its fingerprint taken before (a push's, at validation).
-        init(_ value: JSONValue, shape: UInt64) {
-            self.value = value
-            self.shape = shape
-        }
-    }
 
     /// The parts fixed at the start.
     private final class Identity: Sendable, Hashable {
@@ -138,7 +119,8 @@ public struct LiveActivity: Sendable, Hashable {
         identity = Identity(
             id: id, deviceId: deviceId, bundleId: bundleId, attributesType: attributesType, attributes: attributes,
             channelId: channelId, startedAt: startedAt, systemEndAt: systemEndAt)
-        shown = ShownContent(contentState)
+        self.contentState = contentState
+        contentStateShape = ContentStateShape.fingerprint(of: contentState)
         self.state = state
         self.staleDate = staleDate
         self.relevanceScore = relevanceScore
@@ -183,6 +165,13 @@ public struct LiveActivity: Sendable, Hashable {
             throw .tooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
         }
         return activity
+    }
+
+    /// Shows `content`, whose `ContentStateShape.fingerprint` is `shape` (nil: take it now). The
+    /// one way to change the content state, so that the two always agree.
+    mutating func show(_ content: JSONValue, shape: UInt64? = nil) {
+        contentState = content
+        contentStateShape = shape ?? ContentStateShape.fingerprint(of: content)
     }
 
     /// Compact JSON bytes of the attributes with `contentState`: what the size rule measures.
