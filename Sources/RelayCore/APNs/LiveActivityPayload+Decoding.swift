@@ -33,7 +33,9 @@ extension LiveActivityPayload {
         LiveActivityPayload, LiveActivityPayloadError
     >? {
         var parser = JSONParser(bytes: bytes, maxDepth: JSONValue.defaultMaxDepth)
-        var aps: APSReader?
+        // Filled in place: the reader is some 200 bytes, and each move of an optional one was a copy.
+        var aps = APSReader()
+        var sawAPS = false
         var custom: [JSONObject.Element] = []
         do throws(JSONParseError) {
             parser.skipWhitespace()
@@ -44,11 +46,11 @@ extension LiveActivityPayload {
             while more {
                 guard let key = parser.plainKey() else { return nil }
                 if isAPSKey(UnsafeBufferPointer(rebasing: bytes[key])) {
-                    guard aps == nil, parser.current == UInt8(ascii: "{") else { return nil }
-                    // nil: a repeated or escaped key inside `aps`. The parser stopped inside the
+                    guard !sawAPS, parser.current == UInt8(ascii: "{") else { return nil }
+                    // false: a repeated or escaped key inside `aps`. The parser stopped inside the
                     // object, so nothing after it can be read here: the general path takes it all.
-                    guard let reader = try readAPS(&parser) else { return nil }
-                    aps = reader
+                    guard try readAPS(&parser, into: &aps) else { return nil }
+                    sawAPS = true
                 } else {
                     custom.append((parser.keyString(key), try parser.parseValue(depth: 1)))
                 }
@@ -60,14 +62,15 @@ extension LiveActivityPayload {
             return nil
         }
         // The general path words a missing `aps` by what else is there; leave that to it.
-        guard let aps else { return nil }
+        guard sawAPS else { return nil }
         return payload(from: aps, customKeys: custom.isEmpty ? nil : JSONObject(members: custom))
     }
 
-    /// The `aps` object at the parser's position, its ActivityKit keys sorted out; throws on a
-    /// syntax error and answers nil for a repeated or escaped key.
-    private static func readAPS(_ parser: inout JSONParser) throws(JSONParseError) -> APSReader? {
-        var reader = APSReader()
+    /// Reads the `aps` object at the parser's position into `reader` (a new one), its ActivityKit
+    /// keys sorted out; throws on a syntax error and answers false for a repeated or escaped key.
+    private static func readAPS(
+        _ parser: inout JSONParser, into reader: inout APSReader
+    ) throws(JSONParseError) -> Bool {
         var others: [JSONObject.Element] = []
         var seen: UInt16 = 0
         try parser.enter(depth: 1)
@@ -75,12 +78,12 @@ extension LiveActivityPayload {
         var more = parser.current != UInt8(ascii: "}")
         if !more { parser.index += 1 }
         while more {
-            guard let key = parser.plainKey() else { return nil }
+            guard let key = parser.plainKey() else { return false }
             parser.onlyPlainStrings = true
             let value = try parser.parseValue(depth: 2)
             if let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key])) {
                 let bit: UInt16 = 1 << position
-                guard seen & bit == 0 else { return nil }
+                guard seen & bit == 0 else { return false }
                 seen |= bit
                 reader.set(value, at: position)
                 if position == APSReader.contentStatePosition {
@@ -90,11 +93,11 @@ extension LiveActivityPayload {
             } else {
                 others.append((parser.keyString(key), value))
             }
-            guard let next = parser.memberSeparator() else { return nil }
+            guard let next = parser.memberSeparator() else { return false }
             more = next
         }
         if !others.isEmpty { reader.others = JSONObject(members: others) }
-        return reader
+        return true
     }
 
     /// Whether the key bytes spell `aps`.
