@@ -11,14 +11,37 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// For 410: when the token stopped being valid for the topic, in Unix seconds.
     public var timestamp: UnixSeconds?
     /// What exactly was wrong, for people reading the push log.
-    public var message: String
+    public var message: String {
+        get { note.text }
+        set { note = .text(newValue) }
+    }
+    /// `message` as it is kept: written out when it is read.
+    var note: PushNote
 
     /// An error with Apple's status for `reason`.
     public init(_ reason: APNsReason, _ message: String, timestamp: UnixSeconds? = nil) {
+        self.init(reason, note: .text(message), timestamp: timestamp)
+    }
+
+    /// An error with Apple's status for `reason` whose message is `note`.
+    init(_ reason: APNsReason, note: PushNote, timestamp: UnixSeconds? = nil) {
         self.reason = reason
         self.status = reason.status
         self.timestamp = timestamp
-        self.message = message
+        self.note = note
+    }
+
+    /// Errors are equal when they answer and read the same, however their messages are kept.
+    public static func == (left: APNsError, right: APNsError) -> Bool {
+        left.reason == right.reason && left.status == right.status && left.timestamp == right.timestamp
+            && left.message == right.message
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(reason)
+        hasher.combine(status)
+        hasher.combine(timestamp)
+        hasher.combine(message)
     }
 
     /// The JSON body APNs sends: `{"reason": "..."}`, with `"timestamp"` in integer milliseconds

@@ -51,14 +51,14 @@ extension DeviceEmulator {
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, channelId: channelId,
             bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
-        var hints = push.hints.map(\.message)
+        var hints = push.hints.map { PushNote.text($0.message) }
         guard var channel = channels[channelId], channel.bundleId == push.bundleID else {
             let error = BroadcastChannel.notRegistered(push.channelID, bundleID: push.bundleID)
             return finish(consume record, result: .failure(error), hints: hints, at: now)
         }
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
-            hints.append(dropped.message)
+            hints.append(.text(dropped.message))
             return finish(consume record, result: .success(.dropped), hints: hints, at: now)
         }
         let stored = StoredBroadcast(

@@ -48,7 +48,7 @@ extension DeviceEmulator {
         var record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
             bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
-        var hints = push.hints.map(\.message)
+        var hints = push.hints.map { PushNote.text($0.message) }
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
         guard let entry = tokens.index(forKey: TokenKey(token)) else {
@@ -85,7 +85,7 @@ extension DeviceEmulator {
     /// Completes the record, logs it and emits `push.received` (with `deviceId`, else the device of
     /// the record's activity, if it exists). Takes the record, so that its last use is a move.
     mutating func finish(
-        _ record: consuming PushRecord, result: Result<PushOutcome, APNsError>, hints: [String],
+        _ record: consuming PushRecord, result: Result<PushOutcome, APNsError>, hints: [PushNote],
         deviceId: String? = nil,
         at now: UnixSeconds
     ) -> PushResult {
@@ -101,13 +101,11 @@ extension DeviceEmulator {
             record.reason = failure.reason.rawValue
             record.responseBody = failure.jsonBody
         }
-        // The refusal's message first, then the hints; one note is kept as it is, not joined.
-        switch (error, hints.count) {
-        case (nil, 0): record.hint = nil
-        case (nil, 1): record.hint = hints[0]
-        case (let error?, 0): record.hint = error.message
-        case (let error?, _): record.hint = ([error.message] + hints).joined(separator: "; ")
-        case (nil, _): record.hint = hints.joined(separator: "; ")
+        // The refusal's message first, then the hints; written out when the record is read.
+        if let error {
+            record.hintNotes = hints.isEmpty ? [error.note] : [error.note] + hints
+        } else if !hints.isEmpty {
+            record.hintNotes = hints
         }
         effects.append(copy record)
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
@@ -123,7 +121,7 @@ extension DeviceEmulator {
     /// activity's device.
     mutating func deliverToActivity(
         at position: Int, token: Dictionary<TokenKey, TokenEntry>.Index, push: LiveActivityPushRequest,
-        hints: inout [String], deviceId: inout String?, at now: UnixSeconds
+        hints: inout [PushNote], deviceId: inout String?, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         let id = activities[position: position].id
         deviceId = activities[position: position].deviceId
@@ -134,16 +132,12 @@ extension DeviceEmulator {
         }
         if let endedAt = activities[position: position].endedAt {
             return .failure(
-                APNsError(
-                    .unregistered,
-                    String.joined(
-                        "activity ", id, " ended at ", UTCDate.format(endedAt), "; its token is no longer valid"),
-                    timestamp: endedAt))
+                APNsError(.unregistered, note: .activityEnded(id: id, at: endedAt), timestamp: endedAt))
         }
         if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
-            hints.append(dropped.message)
+            hints.append(.text(dropped.message))
             return .success(payload.event == .start || !payload.event.isKnown ? .ignored : .dropped)
         }
         if payload.event == .start {
@@ -157,7 +151,7 @@ extension DeviceEmulator {
         {
             let previous = activities[position: position].contentState.objectValue ?? [:]
             let differences = ContentStateShape.differences(previous: previous, new: content)
-            if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).message) }
+            if !differences.isEmpty { hints.append(.text(APNsHint.contentStateShapeChanged(differences).message)) }
         }
         let rules = rules
         if payload.event == .end {
@@ -196,7 +190,8 @@ extension DeviceEmulator {
 
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
     mutating func pushOutcome(
-        of outcome: ActivityUpdateOutcome, activity: LiveActivity, recorded: RecordedJSON? = nil, hints: inout [String],
+        of outcome: ActivityUpdateOutcome, activity: LiveActivity, recorded: RecordedJSON? = nil,
+        hints: inout [PushNote],
         at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         switch outcome {
@@ -204,10 +199,8 @@ extension DeviceEmulator {
             emit(.activityUpdated, activity: activity, at: now, extra: Cause.push, recorded: recorded)
             return .success(.applied)
         case .deferred(let until, let reason), .coalesced(let until, let reason):
-            let why =
-                reason == .budget ? "the priority-10 update budget is spent" : "priority 5 is applied opportunistically"
-            let merged = if case .coalesced = outcome { "; it replaces an earlier held update" } else { "" }
-            hints.append(String.joined(why, "; held until ", UTCDate.format(until), merged))
+            let replacing = if case .coalesced = outcome { true } else { false }
+            hints.append(.held(forBudget: reason == .budget, until: until, replacing: replacing))
             return .success(.deferred)
         case .refusedOverBudget(let retryAt):
             return .failure(
@@ -228,13 +221,13 @@ extension DeviceEmulator {
     }
 
     /// The device drops content over its size limit.
-    static func dropped(tooLarge bytes: Int, limit: Int, hints: inout [String]) -> Result<PushOutcome, APNsError> {
+    static func dropped(tooLarge bytes: Int, limit: Int, hints: inout [PushNote]) -> Result<PushOutcome, APNsError> {
         hints.append("attributes and content-state are \(bytes) bytes; the device limit is \(limit)")
         return .success(.dropped)
     }
 
     /// The device drops a push with a number it cannot use.
-    static func dropped(invalid field: String, hints: inout [String]) -> Result<PushOutcome, APNsError> {
+    static func dropped(invalid field: String, hints: inout [PushNote]) -> Result<PushOutcome, APNsError> {
         hints.append("\(field) is not a finite number")
         return .success(.dropped)
     }
@@ -242,7 +235,7 @@ extension DeviceEmulator {
     /// A push to a push-to-start token.
     mutating func deliverStart(
         deviceId: String, bundleId: String, attributesType: String, token: Dictionary<TokenKey, TokenEntry>.Index,
-        push: LiveActivityPushRequest, record: inout PushRecord, hints: inout [String], at now: UnixSeconds
+        push: LiveActivityPushRequest, record: inout PushRecord, hints: inout [PushNote], at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         guard bundleId == push.bundleID else {
             return .failure(
@@ -256,7 +249,7 @@ extension DeviceEmulator {
             return .success(.ignored)
         }
         if let dropped = payload.issues.first(where: \.dropsPush) {
-            hints.append(dropped.message)
+            hints.append(.text(dropped.message))
             return .success(.dropped)
         }
         guard var device = devices[deviceId] else {
@@ -299,7 +292,7 @@ extension DeviceEmulator {
             record.activityId = activity.id
             return .success(.started)
         } catch {
-            hints.append(error.message)
+            hints.append(.text(error.message))
             return .success(.dropped)
         }
     }

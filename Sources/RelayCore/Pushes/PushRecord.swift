@@ -43,7 +43,7 @@ public struct PushRecord: Sendable, Hashable {
         var status: Int
         var reason: String?
         var outcome: PushOutcome
-        var hint: String?
+        var hint: PushHint
         var activityId: String?
         var responseBody: JSONValue?
     }
@@ -106,8 +106,13 @@ public struct PushRecord: Sendable, Hashable {
     }
     /// A human hint where the sender likely erred; nil when nothing looks off.
     public var hint: String? {
-        get { storage.value.hint }
-        set { storage.value.hint = newValue }
+        get { storage.value.hint.text }
+        set { storage.value.hint = PushHint(newValue) }
+    }
+    /// The lines of `hint`, as the emulator notes them (written out when `hint` is read).
+    var hintNotes: [PushNote] {
+        get { storage.value.hint.notes }
+        set { storage.value.hint = PushHint(newValue) }
     }
     public var activityId: String? {
         get { storage.value.activityId }
@@ -145,7 +150,7 @@ public struct PushRecord: Sendable, Hashable {
             Storage(
                 apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
                 bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
-                outcome: outcome, hint: hint, activityId: activityId, responseBody: responseBody))
+                outcome: outcome, hint: PushHint(hint), activityId: activityId, responseBody: responseBody))
     }
 
     /// The record in the push-log shape.
