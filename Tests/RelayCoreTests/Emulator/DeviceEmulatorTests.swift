@@ -26,6 +26,17 @@ final class DeviceEmulatorTests: XCTestCase {
 
     private func context() -> PushContext { PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: .null) }
 
+    /// A new emulator restored from the latest document of each subject `emulator` wrote.
+    private func restore(_ emulator: inout DeviceEmulator, at now: UnixSeconds) throws -> DeviceEmulator {
+        var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        var latest: [String: DocumentWrite] = [:]
+        for write in emulator.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
+        for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
+        return try DeviceEmulator.restore(
+            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: now, nextSeq: emulator.nextSeq,
+            documents: documents)
+    }
+
     private func startActivity(
         _ emulator: inout DeviceEmulator, device: String, token: Bool = true, channel: String? = nil
     ) throws -> LiveActivity {
@@ -95,13 +106,7 @@ final class DeviceEmulatorTests: XCTestCase {
                 "deviceId": .string(created.id), "bundleId": .string(bundle), "countdownDuration": ["preAlert": 600],
                 "presentation": ["alert": ["title": "t"]],
             ], at: start)
-        var documents: [(kind: DocumentKind, body: JSONValue)] = []
-        var latest: [String: DocumentWrite] = [:]
-        for write in original.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
-        for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
-        var restored = try DeviceEmulator.restore(
-            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: start, nextSeq: original.nextSeq,
-            documents: documents)
+        var restored = try restore(&original, at: start)
         XCTAssertEqual(restored.activities[activity.id]?.json, original.activities[activity.id]?.json)
         XCTAssertEqual(restored.alarms.count, 1)
         original.advance(to: start + 9 * 3600)
@@ -155,13 +160,7 @@ final class DeviceEmulatorTests: XCTestCase {
         XCTAssertEqual(emulator.activities[activity.id]?.contentState, ["n": [1], "m": 1])
         XCTAssertNil(try shapeHint(&emulator, ["n": [], "m": 2]), "an empty list has no element to compare")
         XCTAssertNil(try shapeHint(&emulator, ["n": [4], "m": 2]))
-        var documents: [(kind: DocumentKind, body: JSONValue)] = []
-        var latest: [String: DocumentWrite] = [:]
-        for write in emulator.takeEffects().documents { latest["\(write.kind)/\(write.id)"] = write }
-        for write in latest.values { if let body = write.body { documents.append((write.kind, body)) } }
-        var restored = try DeviceEmulator.restore(
-            rules: .defaults, ids: SeededIdentifiers(seed: 9), now: time, nextSeq: emulator.nextSeq,
-            documents: documents)
+        var restored = try restore(&emulator, at: time)
         XCTAssertNil(try shapeHint(&restored, ["n": [5], "m": 3]))
         XCTAssertEqual(try shapeHint(&restored, ["n": ["five"], "m": 3]), "n[0]: was number, now string")
     }
