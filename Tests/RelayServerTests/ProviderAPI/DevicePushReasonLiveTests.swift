@@ -169,6 +169,11 @@ final class DevicePushReasonLiveTests: XCTestCase {
         let reasons = Set(log.compactMap { $0["reason"] as? String })
         for row in rows { if let reason = row.reason { XCTAssertTrue(reasons.contains(reason), reason) } }
         XCTAssertEqual(log.last?["apnsId"] as? String, apnsID, "the oldest entry is the first push")
+        // The refusal's message, kept as its parts by the emulator, is written out in the log.
+        let refused = try XCTUnwrap(log.first { $0["reason"] as? String == "Unregistered" })
+        XCTAssertEqual(
+            refused["hint"] as? String,
+            "activity \(ended.id) ended at \(UTCDate.format(try XCTUnwrap(endedAt))); its token is no longer valid")
     }
 
     func testTopicOfABundleTheKeyMayNotPushToIsTopicDisallowed() throws {
