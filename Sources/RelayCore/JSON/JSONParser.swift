@@ -15,11 +15,13 @@ struct JSONParser {
     /// its bytes between quotes: one with an escape or a non-ASCII byte. A caller sets it to true
     /// before a value to learn whether measuring that value may skip looking into its strings.
     var onlyPlainStrings = true
-    /// The `JSONShape` fingerprint of the value parsed last, taken as it is read.
+    /// The `JSONShape` fingerprint of the value parsed last, taken as it is read when a caller
+    /// set `shapeBase` (for a scalar, always).
     var shape: UInt64 = 0
     /// The depth (as `parseValue` counts it) of the value whose fingerprint a caller wants:
-    /// containers are looked into down to `JSONShape.maxDepth` levels below it.
-    var shapeBase = 0
+    /// containers are looked into down to `JSONShape.maxDepth` levels below it. nil (the
+    /// default): no caller wants one, and containers spend nothing on it.
+    var shapeBase: Int?
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -122,8 +124,11 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
-                shape =
-                    depth - shapeBase < JSONShape.maxDepth ? JSONShape.array(first: firstShape) : JSONShape.arrayUnseen
+                if let shapeBase {
+                    shape =
+                        depth - shapeBase < JSONShape.maxDepth
+                        ? JSONShape.array(first: firstShape) : JSONShape.arrayUnseen
+                }
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
             }
@@ -132,10 +137,15 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
-        let looksInside = depth - shapeBase < JSONShape.maxDepth
+        // How deep this object is below the value a caller fingerprints; nil when none does.
+        let shapeDepth = shapeBase.map { depth - $0 }
+        let hashesMembers = shapeDepth.map { $0 < JSONShape.maxDepth } ?? false
         if current == UInt8(ascii: "}") {
             index += 1
-            shape = looksInside ? JSONShape.object(count: 0, memberSum: 0) : JSONShape.objectUnseen
+            if let shapeDepth {
+                shape =
+                    shapeDepth < JSONShape.maxDepth ? JSONShape.object(count: 0, memberSum: 0) : JSONShape.objectUnseen
+            }
             return .object(JSONObject())
         }
         var members: [JSONObject.Element] = []
@@ -148,12 +158,15 @@ struct JSONParser {
             }
             let keyStart = index + 1
             var key = try parseString()
-            // With no escape, the key is the bytes between its quotes (an escape always
-            // takes more bytes than the character it stands for).
-            let keyHash =
-                index - 1 - keyStart == key.utf8.count
-                ? JSONShape.key(UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1]))
-                : key.withUTF8 { JSONShape.key($0) }
+            var keyHash: UInt64 = 0
+            if hashesMembers {
+                // With no escape, the key is the bytes between its quotes (an escape always
+                // takes more bytes than the character it stands for).
+                keyHash =
+                    index - 1 - keyStart == key.utf8.count
+                    ? JSONShape.key(UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1]))
+                    : key.withUTF8 { JSONShape.key($0) }
+            }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
                 throw .expected("':' after object key", found: current, at: index)
@@ -161,7 +174,7 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members.append((key, try parseValue(depth: depth + 1)))
-            memberSum &+= JSONShape.member(key: keyHash, value: shape)
+            if hashesMembers { memberSum &+= JSONShape.member(key: keyHash, value: shape) }
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -170,13 +183,15 @@ struct JSONParser {
             case UInt8(ascii: "}"):
                 index += 1
                 let object = JSONObject(members: members)  // a repeated key: last wins
-                if !looksInside {
-                    shape = JSONShape.objectUnseen
-                } else if object.count == members.count {
-                    shape = JSONShape.object(count: members.count, memberSum: memberSum)
-                } else {
-                    // The sum counted the members a repeated key dropped: take the object's own.
-                    shape = JSONShape.of(.object(object), depth: depth - shapeBase)
+                if let shapeDepth {
+                    if shapeDepth >= JSONShape.maxDepth {
+                        shape = JSONShape.objectUnseen
+                    } else if object.count == members.count {
+                        shape = JSONShape.object(count: members.count, memberSum: memberSum)
+                    } else {
+                        // The sum counted the members a repeated key dropped: take the object's own.
+                        shape = JSONShape.of(.object(object), depth: shapeDepth)
+                    }
                 }
                 return .object(object)
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
