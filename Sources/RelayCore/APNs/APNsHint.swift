@@ -14,6 +14,9 @@ public struct APNsHint: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { message }
 
+    /// The hint as a line of a push's record.
+    var note: PushNote { .text(message) }
+
     /// Values above this are taken to be milliseconds: 1e11 seconds is the year 5138, while 1e11
     /// milliseconds is 1973.
     public static let millisecondsThreshold: Double = 1e11

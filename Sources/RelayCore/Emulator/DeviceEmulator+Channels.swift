@@ -51,7 +51,7 @@ extension DeviceEmulator {
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, channelId: channelId,
             bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
-        var hints = push.hints.map { PushNote.text($0.message) }
+        var hints = push.hints.map(\.note)
         guard var channel = channels[channelId], channel.bundleId == push.bundleID else {
             let error = BroadcastChannel.notRegistered(push.channelID, bundleID: push.bundleID)
             return finish(consume record, result: .failure(error), hints: hints, at: now)

@@ -48,7 +48,7 @@ extension DeviceEmulator {
         var record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
             bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
-        var hints = push.hints.map { PushNote.text($0.message) }
+        var hints = push.hints.map(\.note)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
         guard let entry = tokens.index(forKey: TokenKey(token)) else {
@@ -103,7 +103,7 @@ extension DeviceEmulator {
         }
         // The refusal's message first, then the hints; written out when the record is read.
         if let error {
-            record.hintNotes = hints.isEmpty ? [error.note] : [error.note] + hints
+            record.hintNotes = [error.note] + hints
         } else if !hints.isEmpty {
             record.hintNotes = hints
         }
@@ -151,7 +151,7 @@ extension DeviceEmulator {
         {
             let previous = activities[position: position].contentState.objectValue ?? [:]
             let differences = ContentStateShape.differences(previous: previous, new: content)
-            if !differences.isEmpty { hints.append(.text(APNsHint.contentStateShapeChanged(differences).message)) }
+            if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).note) }
         }
         let rules = rules
         if payload.event == .end {
@@ -191,8 +191,7 @@ extension DeviceEmulator {
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
     mutating func pushOutcome(
         of outcome: ActivityUpdateOutcome, activity: LiveActivity, recorded: RecordedJSON? = nil,
-        hints: inout [PushNote],
-        at now: UnixSeconds
+        hints: inout [PushNote], at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         switch outcome {
         case .applied:
