@@ -64,9 +64,12 @@ public struct ScenarioRunner {
         for (index, step) in steps.enumerated() {
             let path = "steps[\(index)]"
             guard let members = step.objectValue else { throw ScenarioError(path: path, message: "must be an object") }
-            guard let atValue = members["at"], let offset = DurationText.seconds(atValue), offset >= 0 else {
-                throw ScenarioError(
-                    path: "\(path).at", message: "is required: seconds or a duration like \"90s\", \"15m\", \"8h\"")
+            let form = "seconds or a duration like \"90s\", \"15m\", \"8h\""
+            guard let atValue = members["at"] else {
+                throw ScenarioError(path: "\(path).at", message: "is required: \(form)")
+            }
+            guard let offset = DurationText.seconds(atValue), offset >= 0 else {
+                throw ScenarioError(path: "\(path).at", message: "is not a time (\(atValue.jsonString)): use \(form)")
             }
             guard offset >= previous else {
                 throw ScenarioError(

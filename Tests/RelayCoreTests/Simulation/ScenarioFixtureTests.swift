@@ -83,6 +83,19 @@ final class ScenarioErrorTests: XCTestCase {
         }
     }
 
+    /// A step's time that is missing and one that is not a time are told apart.
+    func testAStepTimeIsRequiredAndMustBeATime() {
+        XCTAssertEqual(
+            error(["devices": device, "steps": [["do": "advance"]]])?.message,
+            #"is required: seconds or a duration like "90s", "15m", "8h""#)
+        XCTAssertEqual(
+            error(["devices": device, "steps": [["at": "5x", "do": "advance"]]])?.message,
+            #"is not a time ("5x"): use seconds or a duration like "90s", "15m", "8h""#)
+        XCTAssertEqual(
+            error(["devices": device, "steps": [["at": -1, "do": "advance"]]])?.message,
+            #"is not a time (-1): use seconds or a duration like "90s", "15m", "8h""#)
+    }
+
     /// Times the report could not write are refused with their path, not run (found by fuzz/,
     /// target scenario: a step at "444…4d" crashed `simulate` while it wrote the timeline).
     func testTimesPastWhatTheReportCanWriteAreRefused() {
