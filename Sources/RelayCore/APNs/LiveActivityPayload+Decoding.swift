@@ -74,21 +74,23 @@ extension LiveActivityPayload {
         var others: [JSONObject.Element] = []
         var seen: UInt16 = 0
         try parser.enter(depth: 1)
-        parser.shapeBase = 2  // the depth of `aps`'s values: the content state's fingerprint starts there
         var more = parser.current != UInt8(ascii: "}")
         if !more { parser.index += 1 }
         while more {
             guard let key = parser.plainKey() else { return false }
-            parser.onlyPlainStrings = true
+            let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key]))
+            // Only the content state is fingerprinted and measured; it is a value of `aps`, at depth 2.
+            let isContentState = position == APSReader.contentStatePosition
+            parser.shapeBase = isContentState ? 2 : nil
             let value = try parser.parseValue(depth: 2)
-            if let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key])) {
+            if let position {
                 let bit: UInt16 = 1 << position
                 guard seen & bit == 0 else { return false }
                 seen |= bit
                 reader.set(value, at: position)
-                if position == APSReader.contentStatePosition {
-                    reader.contentStateHasPlainStrings = parser.onlyPlainStrings
-                    if case .object = value { reader.contentStateShape = parser.shape }
+                if isContentState, case .object = value {
+                    reader.contentStateShape = parser.shape
+                    reader.contentStateBytes = parser.size
                 }
             } else {
                 others.append((parser.keyString(key), value))

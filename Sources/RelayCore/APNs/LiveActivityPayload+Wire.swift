@@ -64,7 +64,7 @@ extension LiveActivityPayload {
             return .success(
                 LiveActivityPayload(
                     event: LiveActivityEvent(rawValue: event), timestamp: timestamp, contentState: contentState,
-                    contentStateBytes: bytes(of: contentState, plainStrings: aps.contentStateHasPlainStrings),
+                    contentStateBytes: aps.contentStateBytes ?? bytes(of: contentState),
                     contentStateShape: aps.contentStateShape ?? shape(of: contentState),
                     staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
                     attributesType: try aps.string(aps.attributesType, Key.attributesType),
@@ -112,12 +112,10 @@ extension LiveActivityPayload {
         var inputPushChannel: JSONValue?
         /// Members that are not ActivityKit keys.
         var others: JSONObject = [:]
-        /// Whether every string in `contentState` (keys too) is known to be ASCII with nothing to
-        /// escape (`JSONParser.onlyPlainStrings`), so measuring it need not look into them.
-        var contentStateHasPlainStrings = false
-        /// `contentState`'s `JSONShape` fingerprint when the parser took it (an object read
-        /// member by member); nil when it must be taken from the value.
+        /// `contentState`'s `JSONShape` fingerprint and compact JSON size when the parser took them
+        /// (an object read member by member); nil when they must be taken from the value.
         var contentStateShape: UInt64?
+        var contentStateBytes: Int?
 
         /// The ActivityKit keys, in the order `set(_:at:)` numbers them.
         static let keys = ASCIIKeySet([

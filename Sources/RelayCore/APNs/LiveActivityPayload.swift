@@ -106,9 +106,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
     }
 
     /// A payload whose content state was measured by the caller: `contentStateBytes` must be what
-    /// `bytes(of: contentState)` gives (reading a body measures it while the parser still knows
-    /// whether its strings need a look), and `contentStateShape` what `shape(of: contentState)`
-    /// gives (the parser takes it as it reads).
+    /// `bytes(of: contentState)` gives and `contentStateShape` what `shape(of: contentState)`
+    /// gives (reading a body, the parser takes both as it reads).
     init(
         event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject?, contentStateBytes: Int,
         contentStateShape: UInt64, staleDate: UnixSeconds?, dismissalDate: UnixSeconds?, relevanceScore: Double?,
@@ -148,10 +147,9 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var customKeys: JSONObject
     }
 
-    /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`);
-    /// `plainStrings` as `ActivityDataSize.bytes(of:plainStrings:)` takes it.
-    static func bytes(of contentState: JSONObject?, plainStrings: Bool = false) -> Int {
-        contentState.map { ActivityDataSize.bytes(of: .object($0), plainStrings: plainStrings) } ?? 2
+    /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`).
+    static func bytes(of contentState: JSONObject?) -> Int {
+        contentState.map { ActivityDataSize.bytes(of: .object($0)) } ?? 2
     }
 
     /// The fingerprint of `contentState`, or of `{}` when it is nil, as `activityUpdate` shows it.

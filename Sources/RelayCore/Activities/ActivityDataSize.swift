@@ -5,26 +5,22 @@
 /// `\u2028` and `\u2029`, everything else as its UTF-8 bytes; doubles as `JSONWriter` spells
 /// them) without building the text: a push's content state is measured for every push.
 enum ActivityDataSize {
-    /// Bytes of `value` as compact JSON. With `plainStrings`, the caller knows that every string in
-    /// it (keys too) is ASCII with nothing to escape, as the parser tells (`onlyPlainStrings`):
-    /// each is then its length and two quotes, without a look at its bytes.
-    static func bytes(of value: JSONValue, plainStrings: Bool = false) -> Int {
+    /// Bytes of `value` as compact JSON. (A push's content state is measured by the parser as it
+    /// reads it: `JSONParser.size`.)
+    static func bytes(of value: JSONValue) -> Int {
         switch value {
         case .null: return 4
         case .bool(let flag): return flag ? 4 : 5
         case .int(let number): return digits(number)
         case .double(let number): return JSONWriter.doubleLength(number)
-        case .string(let text): return plainStrings ? text.utf8.count + 2 : stringBytes(text)
+        case .string(let text): return stringBytes(text)
         case .array(let elements):
             var total = 2 + max(0, elements.count - 1)
-            for element in elements { total += bytes(of: element, plainStrings: plainStrings) }
+            for element in elements { total += bytes(of: element) }
             return total
         case .object(let members):
             var total = 2 + max(0, members.count - 1)
-            for (key, member) in members {
-                let keyBytes = plainStrings ? key.utf8.count + 2 : stringBytes(key)
-                total += keyBytes + 1 + bytes(of: member, plainStrings: plainStrings)
-            }
+            for (key, member) in members { total += stringBytes(key) + 1 + bytes(of: member) }
             return total
         }
     }
@@ -42,8 +38,8 @@ enum ActivityDataSize {
 
     /// Bytes of a quoted, escaped string. Eight bytes at a time: a word with no control
     /// character, `"`, `\` or non-ASCII byte adds nothing; only other words are looked at byte by
-    /// byte (a push's content state is measured for every push, when it is validated).
-    private static func stringBytes(_ text: String) -> Int {
+    /// byte.
+    static func stringBytes(_ text: String) -> Int {
         APNsASCII.withBytes(text) { bytes in
             var total = 2 + bytes.count
             var index = 0

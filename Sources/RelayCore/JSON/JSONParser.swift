@@ -11,16 +11,16 @@ struct JSONParser {
     let maxDepth: Int
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// False once a string (key or value) has been read that compact JSON would not write back as
-    /// its bytes between quotes: one with an escape or a non-ASCII byte. A caller sets it to true
-    /// before a value to learn whether measuring that value may skip looking into its strings.
-    var onlyPlainStrings = true
     /// The `JSONShape` fingerprint of the value parsed last, taken as it is read when a caller
     /// set `shapeBase` (for a scalar, always).
     var shape: UInt64 = 0
-    /// The depth (as `parseValue` counts it) of the value whose fingerprint a caller wants:
-    /// containers are looked into down to `JSONShape.maxDepth` levels below it. nil (the
-    /// default): no caller wants one, and containers spend nothing on it.
+    /// The compact JSON size of the value parsed last, as `ActivityDataSize.bytes(of:)` counts
+    /// it, taken as it is read when a caller set `shapeBase`.
+    var size = 0
+    /// The depth (as `parseValue` counts it) of the value whose fingerprint and size a caller
+    /// wants: containers are fingerprinted down to `JSONShape.maxDepth` levels below it and
+    /// measured all the way down. nil (the default): no caller wants them, and nothing is spent
+    /// on them.
     var shapeBase: Int?
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
@@ -79,18 +79,31 @@ struct JSONParser {
         case UInt8(ascii: "t"):
             try expectLiteral("true")
             shape = JSONShape.bool
+            size = 4
             return .bool(true)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
             shape = JSONShape.bool
+            size = 5
             return .bool(false)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
             shape = JSONShape.null
+            size = 4
             return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             shape = JSONShape.number
-            return try parseNumber()
+            let start = index
+            let number = try parseNumber()
+            if shapeBase != nil {
+                // An integer is written back as it came (JSON allows no `+` or leading zero), `-0` aside.
+                if case .int(let integer) = number {
+                    size = integer == 0 ? 1 : index - start
+                } else {
+                    size = ActivityDataSize.bytes(of: number)
+                }
+            }
+            return number
         default: throw .expected("a value", found: byte, at: index)
         }
     }
@@ -109,14 +122,17 @@ struct JSONParser {
         if current == UInt8(ascii: "]") {
             index += 1
             shape = JSONShape.arrayUnseen
+            size = 2
             return .array([])
         }
         var elements: [JSONValue] = []
         elements.reserveCapacity(Self.initialCapacity)
         var firstShape: UInt64 = 0
+        var total = 1  // `[`, then each element with the `,` or `]` after it
         while true {
             elements.append(try parseValue(depth: depth + 1))
             if elements.count == 1 { firstShape = shape }
+            total += size + 1
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -128,6 +144,7 @@ struct JSONParser {
                     shape =
                         depth - shapeBase < JSONShape.maxDepth
                         ? JSONShape.array(first: firstShape) : JSONShape.arrayUnseen
+                    size = total
                 }
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
@@ -146,11 +163,13 @@ struct JSONParser {
                 shape =
                     shapeDepth < JSONShape.maxDepth ? JSONShape.object(count: 0, memberSum: 0) : JSONShape.objectUnseen
             }
+            size = 2
             return .object(JSONObject())
         }
         var members: [JSONObject.Element] = []
         members.reserveCapacity(Self.initialCapacity)
         var memberSum: UInt64 = 0
+        var total = 1  // `{`, then each member (key, `:`, value) with the `,` or `}` after it
         while true {
             guard current == UInt8(ascii: "\"") else {
                 let what = members.isEmpty ? "a string key or '}'" : "a string key after ','"
@@ -158,6 +177,7 @@ struct JSONParser {
             }
             let keyStart = index + 1
             var key = try parseString()
+            let keySize = size
             var keyHash: UInt64 = 0
             if hashesMembers {
                 // With no escape, the key is the bytes between its quotes (an escape always
@@ -175,6 +195,7 @@ struct JSONParser {
             skipWhitespace()
             members.append((key, try parseValue(depth: depth + 1)))
             if hashesMembers { memberSum &+= JSONShape.member(key: keyHash, value: shape) }
+            total += keySize + 1 + size + 1
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -192,6 +213,8 @@ struct JSONParser {
                         // The sum counted the members a repeated key dropped: take the object's own.
                         shape = JSONShape.of(.object(object), depth: shapeDepth)
                     }
+                    // So did the total.
+                    size = object.count == members.count ? total : ActivityDataSize.bytes(of: .object(object))
                 }
                 return .object(object)
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)

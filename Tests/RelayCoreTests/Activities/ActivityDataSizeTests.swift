@@ -72,8 +72,8 @@ final class ActivityDataSizeTests: XCTestCase {
         }
     }
 
-    /// A push body's content state is measured while it is read, skipping a look into strings the
-    /// parser found plain. Whatever its strings hold (escapes, non-ASCII text, separators, escaped
+    /// A push body's content state is measured by the parser while it is read (`JSONParser.size`).
+    /// Whatever its strings hold (escapes, non-ASCII text, separators, escaped
     /// keys, at any depth) and whatever the members around it hold, the size is the serializer's
     /// count of the content state, as for a content state measured on its own.
     func testAPushBodysContentStateIsMeasuredAsTheSerializerWritesIt() throws {
@@ -83,6 +83,8 @@ final class ActivityDataSizeTests: XCTestCase {
             #"{"sep":"a\u2028b","esc":"\u0041\u00e9"}"#, #"{"k\"ey":1,"plain":"text"}"#, #"{"é":"key","x":"y"}"#,
             #"{"nested":{"deep":[{"s":"\t"}]},"ok":"plain"}"#, #"{}"#, #"{"only":"plain ascii / with slash"}"#,
             #"{"raw separator":""# + "a\u{2028}b\u{2029}" + #""}"#,
+            #"{"n":1.50,"e":1e2,"z":-0,"big":12345678901234567890,"neg":-42,"f":0.1,"m":-0.0}"#,
+            #"{"a":"a longer value that goes","a":12,"b":[1,1],"c":{"d":1,"d":"two"}}"#, #"{"e":[],"o":{}}"#,
         ]
         for contentState in contentStates {
             for (before, after) in [("", ""), (#""alert":{"title":"Ünïcode \" title"},"#, ""), ("", #","x":"\n""#)] {

@@ -2,17 +2,18 @@ import XCTest
 
 @testable import RelayCore
 
-/// The fingerprint the parser takes while it reads is the one `JSONShape.of` takes from the value.
+/// The fingerprint the parser takes while it reads is the one `JSONShape.of` takes from the value,
+/// and the size it takes is the count of the bytes the value's compact serialization writes.
 final class JSONShapeTests: XCTestCase {
-    /// The parser's fingerprint of the value at the start of `text`, read as if it were
+    /// The parser's fingerprint and size of the value at the start of `text`, read as if it were
     /// `base` containers deep (as `aps`'s values are read at depth 2).
-    private func parsedShape(_ text: String, base: Int = 0) throws -> (value: JSONValue, shape: UInt64) {
+    private func parsedShape(_ text: String, base: Int = 0) throws -> (value: JSONValue, shape: UInt64, size: Int) {
         let bytes = Array(text.utf8)
         return try bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(bytes: buffer, maxDepth: 200)
             parser.shapeBase = base
             let value = try parser.parseValue(depth: base)
-            return (value, parser.shape)
+            return (value, parser.shape, parser.size)
         }
     }
 
@@ -28,11 +29,14 @@ final class JSONShapeTests: XCTestCase {
             #"{"long key with more than eight bytes":1,"exactly8":2,"sixteen_bytes_ok":3}"#,
             nested(15, "1"), nested(16, "1"), nested(17, #""x""#), nested(20, "[1]"), nested(16, #"{"b":1,"b":2}"#),
             "[" + nested(16, "1") + "]", String(repeating: "[", count: 30) + String(repeating: "]", count: 30),
+            "1.50", "-0", "-0.0", "1e2", "12345678901234567890", #""\u2028\/x""#, #"{"\u0041":"\t","sep":"\u2029"}"#,
+            #"[ 1 , { "a" : [ ] , "b" : { } } ]"#, "\"caf\u{E9} \u{2028}\"",
         ]
         for text in documents {
             for base in [0, 2, 7] {
-                let (value, shape) = try parsedShape(text, base: base)
+                let (value, shape, size) = try parsedShape(text, base: base)
                 XCTAssertEqual(shape, JSONShape.of(value), "\(text) at \(base)")
+                XCTAssertEqual(size, value.serialized().count, "\(text) at \(base)")
             }
         }
     }
@@ -65,8 +69,8 @@ final class JSONShapeTests: XCTestCase {
         func document(_ depth: Int) -> String {
             switch Int.random(in: 0..<(depth > 4 ? 4 : 7), using: &random) {
             case 0: return "\(Int.random(in: -99...99, using: &random))"
-            case 1: return ["true", "null", #""s""#, "0.5"].randomElement(using: &random)!
-            case 2: return #""\u00e9\n""#
+            case 1: return ["true", "null", #""s""#, "0.5", "1.50", "1e2", "-0"].randomElement(using: &random)!
+            case 2: return [#""\u00e9\n""#, #""\u2028/\/""#, "\"\u{E9}\u{2029}\""].randomElement(using: &random)!
             case 3: return "[]"
             case 4, 5:
                 let count = Int.random(in: 0...4, using: &random)
@@ -81,8 +85,9 @@ final class JSONShapeTests: XCTestCase {
         }
         for _ in 0..<500 {
             let text = document(0)
-            let (value, shape) = try parsedShape(text)
+            let (value, shape, size) = try parsedShape(text)
             XCTAssertEqual(shape, JSONShape.of(value), text)
+            XCTAssertEqual(size, value.serialized().count, text)
         }
     }
 }
