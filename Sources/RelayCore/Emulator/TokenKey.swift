@@ -13,6 +13,32 @@ struct TokenKey: Hashable, Sendable {
 
     static func == (left: TokenKey, right: TokenKey) -> Bool { left.text == right.text }
 
+    /// The hash `Dictionary` asks for: the first 16 bytes and the table's seed, mixed by
+    /// multiplication instead of fed to `Hasher` (whose finalization was most of a lookup's cost).
+    /// Random keys need no keyed hash to spread; the seed still differs per table.
+    func _rawHashValue(seed: Int) -> Int {
+        let words = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
+            guard bytes.count >= 16 else { return nil }
+            let raw = UnsafeRawBufferPointer(bytes)
+            return (
+                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
+                raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            )
+        }
+        guard let (head, tail) = words ?? nil else {
+            var hasher = Hasher()
+            hasher.combine(seed)
+            hash(into: &hasher)
+            return hasher.finalize()
+        }
+        var mixed = (head ^ UInt64(UInt(bitPattern: seed))) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= tail &* 0xC2B2_AE3D_27D4_EB4F
+        mixed ^= mixed >> 29
+        mixed &*= 0xBF58_476D_1CE4_E5B9
+        mixed ^= mixed >> 32
+        return Int(Int64(bitPattern: mixed))
+    }
+
     func hash(into hasher: inout Hasher) {
         // A native string's bytes are contiguous; a token is at least 16 of them.
         let words = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in

@@ -21,6 +21,23 @@ final class TokenKeyTests: XCTestCase {
         XCTAssertNil(table[TokenKey(shared + "0")])
     }
 
+    /// The hash the table uses (`_rawHashValue(seed:)`, no `Hasher`) spreads random tokens over
+    /// the low bits that pick a bucket about as well as random numbers would (4,096 random values
+    /// fill ~2,589 of 4,096 buckets), whatever the table's seed, and depends on the seed.
+    func testTheTablesHashSpreadsRandomTokens() {
+        var generator = SplitMix64(seed: 0x70_6B65)
+        let tokens = (0..<4096).map { _ in
+            String((0..<80).map { _ in "0123456789abcdef".randomElement(using: &generator)! })
+        }
+        for seed in [0, 1, -1, 0x5EED_5EED] {
+            let buckets = Set(tokens.map { TokenKey($0)._rawHashValue(seed: seed) & 4095 })
+            XCTAssertGreaterThan(buckets.count, 2400, "seed \(seed)")
+        }
+        let key = TokenKey(tokens[0])
+        XCTAssertNotEqual(key._rawHashValue(seed: 1), key._rawHashValue(seed: 2))
+        XCTAssertEqual(key._rawHashValue(seed: 7), TokenKey(String(tokens[0]))._rawHashValue(seed: 7))
+    }
+
     /// A token bridged or sliced into a new string is the same key.
     func testEqualTextFromAnotherStorageIsTheSameKey() {
         let token = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
