@@ -134,11 +134,9 @@ public struct DeviceEmulator: Sendable {
         _ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: JSONObject = [:],
         recorded: RecordedJSON? = nil
     ) {
-        emit(
-            RelayEvent(
-                type: type, at: time, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                activityId: activity.id, subjectKey: "activity",
-                source: recorded ?? .activity(ActivitySnapshot(activity)), extra: extra))
+        let snapshot =
+            if case .activity(let shared)? = recorded { shared } else { ActivitySnapshot(activity) }
+        emit(RelayEvent(type: type, at: time, activity: snapshot, extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
@@ -161,12 +159,9 @@ public struct DeviceEmulator: Sendable {
     mutating func saveActivity(at position: Int) -> RecordedJSON {
         let activity = activities[position: position]
         deadlines.schedule(.activity(position), at: activity.nextDeadline)
-        let recorded = RecordedJSON.activity(ActivitySnapshot(activity))
-        effects.write(
-            DocumentWrite(
-                kind: .activity, id: activity.id, deviceId: activity.deviceId, bundleId: activity.bundleId,
-                state: activity.state.rawValue, source: recorded))
-        return recorded
+        let snapshot = ActivitySnapshot(activity)
+        effects.write(DocumentWrite(activity: snapshot))
+        return .activity(snapshot)
     }
 
     /// Stores `alarm` (or deletes it once removed) and reschedules its next deadline.

@@ -9,48 +9,75 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
 /// One document to write (or, with a nil body, to delete) for the emulator's state to survive a restart.
 public struct DocumentWrite: Sendable, Hashable {
     public var kind: DocumentKind {
-        get { members.value.kind }
-        set { members.value.kind = newValue }
+        switch storage {
+        case .activity: .activity
+        case .members(let members): members.kind
+        }
     }
     public var id: String {
-        get { members.value.id }
-        set { members.value.id = newValue }
+        switch storage {
+        case .activity(let snapshot): snapshot.activity.id
+        case .members(let members): members.id
+        }
     }
     public var deviceId: String? {
-        get { members.value.deviceId }
-        set { members.value.deviceId = newValue }
+        switch storage {
+        case .activity(let snapshot): snapshot.activity.deviceId
+        case .members(let members): members.deviceId
+        }
     }
     public var bundleId: String? {
-        get { members.value.bundleId }
-        set { members.value.bundleId = newValue }
+        switch storage {
+        case .activity(let snapshot): snapshot.activity.bundleId
+        case .members(let members): members.bundleId
+        }
     }
     public var state: String? {
-        get { members.value.state }
-        set { members.value.state = newValue }
+        switch storage {
+        case .activity(let snapshot): snapshot.activity.state.rawValue
+        case .members(let members): members.state
+        }
     }
     /// The document; nil deletes it. Documents the emulator writes keep the object's value and
     /// build this JSON each time it is read (see `RecordedJSON`); read it once per write.
-    public var body: JSONValue? {
-        get { source?.json }
-        set { source = newValue.map(RecordedJSON.json) }
-    }
+    public var body: JSONValue? { source?.json }
     /// Where `body` comes from; nil deletes the document.
     var source: RecordedJSON? {
-        get { members.value.source }
-        set { members.value.source = newValue }
+        switch storage {
+        case .activity(let snapshot): .activity(snapshot)
+        case .members(let members): members.source
+        }
     }
 
-    /// The stored members behind one box (see `CopyOnWrite`): a write is copied from the emulator
-    /// to its effects and on to the store batch.
-    private var members: CopyOnWrite<Members>
+    /// The members, behind one reference: a write is copied from the emulator to its effects and
+    /// on to the store batch. An activity's document (a push writes one) reads them from the
+    /// activity it stores and allocates nothing of its own.
+    private let storage: Storage
 
-    private struct Members: Sendable {
-        var kind: DocumentKind
-        var id: String
-        var deviceId: String?
-        var bundleId: String?
-        var state: String?
-        var source: RecordedJSON?
+    private enum Storage: Sendable {
+        case activity(ActivitySnapshot)
+        case members(Members)
+    }
+
+    private final class Members: Sendable {
+        let kind: DocumentKind
+        let id: String
+        let deviceId: String?
+        let bundleId: String?
+        let state: String?
+        let source: RecordedJSON?
+
+        init(
+            kind: DocumentKind, id: String, deviceId: String?, bundleId: String?, state: String?,
+            source: RecordedJSON?
+        ) {
+            self.kind = kind
+            self.id = id
+            self.deviceId = deviceId
+            self.bundleId = bundleId
+            self.state = state
+            self.source = source
+        }
     }
 
     public init(
@@ -67,8 +94,13 @@ public struct DocumentWrite: Sendable, Hashable {
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         source: RecordedJSON?
     ) {
-        members = CopyOnWrite(
+        storage = .members(
             Members(kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state, source: source))
+    }
+
+    /// The activity document of the activity in `snapshot`: its ID, device, bundle and state.
+    init(activity snapshot: ActivitySnapshot) {
+        storage = .activity(snapshot)
     }
 
     /// Writes are equal when every member and the body's JSON are, however the body is kept.

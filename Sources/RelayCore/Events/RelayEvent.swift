@@ -10,51 +10,68 @@ public struct RelayEvent: Sendable, Hashable {
     /// When it happened, on the relay's clock.
     public var at: UnixSeconds
     public var deviceId: String? {
-        get { routing.value.deviceId }
-        set { routing.value.deviceId = newValue }
+        switch routing {
+        case .activity(let snapshot): snapshot.activity.deviceId
+        case .fields(let fields): fields.deviceId
+        }
     }
     public var bundleId: String? {
-        get { routing.value.bundleId }
-        set { routing.value.bundleId = newValue }
+        switch routing {
+        case .activity(let snapshot): snapshot.activity.bundleId
+        case .fields(let fields): fields.bundleId
+        }
     }
     public var activityId: String? {
-        get { routing.value.activityId }
-        set { routing.value.activityId = newValue }
+        switch routing {
+        case .activity(let snapshot): snapshot.activity.id
+        case .fields(let fields): fields.activityId
+        }
     }
     public var alarmId: String? {
-        get { routing.value.alarmId }
-        set { routing.value.alarmId = newValue }
+        switch routing {
+        case .activity: nil
+        case .fields(let fields): fields.alarmId
+        }
     }
     /// The subject's key in `data` (`activity`, `alarm`, `push`, `clock`).
     public var subjectKey: String {
-        get { routing.value.subjectKey }
-        set { routing.value.subjectKey = newValue }
+        switch routing {
+        case .activity: "activity"
+        case .fields(let fields): fields.subjectKey
+        }
     }
     /// The subject in its CONTRACT section 5 shape. Events the emulator records keep the subject's
     /// value and build this JSON each time it is read (see `RecordedJSON`); read it once per event.
-    public var subject: JSONValue {
-        get { source.json }
-        set { source = .json(newValue) }
-    }
+    public var subject: JSONValue { source.json }
     /// Extra top-level members (for example `reason` on `activity.ended`).
-    public var extra: JSONObject {
-        get { routing.value.extra }
-        set { routing.value.extra = newValue }
-    }
+    public let extra: JSONObject
     /// Where `subject` comes from.
-    var source: RecordedJSON
-    /// The members fixed when the event is recorded, behind one box (see `CopyOnWrite`): an event
-    /// is copied a few times on its way to the store and the stream, and each copy of six strings
-    /// and an object cost a dozen reference-count operations.
-    private var routing: CopyOnWrite<Routing>
+    let source: RecordedJSON
+    /// Where the routing members come from. An event is copied a few times on its way to the
+    /// store and the stream, so they are behind one reference; an activity's event (most of
+    /// them) reads them from the activity it carries and allocates nothing of its own.
+    private let routing: Routing
 
-    private struct Routing: Sendable {
-        var deviceId: String?
-        var bundleId: String?
-        var activityId: String?
-        var alarmId: String?
-        var subjectKey: String
-        var extra: JSONObject
+    private enum Routing: Sendable {
+        /// The activity's device, bundle and ID; no alarm; the subject key `activity`.
+        case activity(ActivitySnapshot)
+        case fields(Fields)
+    }
+
+    private final class Fields: Sendable {
+        let deviceId: String?
+        let bundleId: String?
+        let activityId: String?
+        let alarmId: String?
+        let subjectKey: String
+
+        init(deviceId: String?, bundleId: String?, activityId: String?, alarmId: String?, subjectKey: String) {
+            self.deviceId = deviceId
+            self.bundleId = bundleId
+            self.activityId = activityId
+            self.alarmId = alarmId
+            self.subjectKey = subjectKey
+        }
     }
 
     public init(
@@ -77,10 +94,22 @@ public struct RelayEvent: Sendable, Hashable {
         self.type = type
         self.at = at
         self.source = source
-        routing = CopyOnWrite(
-            Routing(
+        self.extra = extra
+        routing = .fields(
+            Fields(
                 deviceId: deviceId, bundleId: bundleId, activityId: activityId, alarmId: alarmId,
-                subjectKey: subjectKey, extra: extra))
+                subjectKey: subjectKey))
+    }
+
+    /// An event about the activity in `snapshot`, which is its subject and names its device,
+    /// bundle and ID.
+    init(type: RelayEventType, at: UnixSeconds, activity snapshot: ActivitySnapshot, extra: JSONObject = [:]) {
+        self.seq = 0
+        self.type = type
+        self.at = at
+        self.source = .activity(snapshot)
+        self.extra = extra
+        routing = .activity(snapshot)
     }
 
     /// Events are equal when every member and the subject's JSON are, however the subject is kept.

@@ -29,6 +29,55 @@ final class EmulatorEffectsTests: XCTestCase {
         XCTAssertEqual(effects.documents.first?.state, "active")
     }
 
+    /// An activity's events and document name its device, bundle and ID (read from the activity
+    /// they carry), in every state it goes through; an alarm's name the alarm instead.
+    func testActivityAndAlarmEffectsNameTheirSubject() throws {
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
+        let device = emulator.createDevice(keyHash: "k", at: t0)
+        let other = emulator.createDevice(keyHash: "k", at: t0)
+        _ = try emulator.startActivity(body: startBody(deviceId: other.id), at: t0)
+        _ = emulator.takeEffects()
+        let activity = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
+        var effects = [emulator.takeEffects()]
+        _ = try emulator.updateActivity(id: activity.id, body: ["contentState": ["n": 1]], at: t0 + 60)
+        effects.append(emulator.takeEffects())
+        _ = try emulator.endActivity(id: activity.id, body: ["dismissalPolicy": "immediate"], at: t0 + 120)
+        effects.append(emulator.takeEffects())
+        _ = try emulator.scheduleAlarm(
+            body: [
+                "deviceId": .string(device.id), "bundleId": "com.example.app", "countdownDuration": ["preAlert": 60],
+                "presentation": ["alert": ["title": "t"]],
+            ], at: t0 + 180)
+        effects.append(emulator.takeEffects())
+
+        let events = effects.flatMap(\.events)
+        let activityEvents = events.filter { $0.subjectKey == "activity" }
+        XCTAssertEqual(
+            activityEvents.map(\.type),
+            [.activityStarted, .activityPushToken, .activityUpdated, .activityEnded, .activityDismissed])
+        for event in activityEvents {
+            XCTAssertEqual(event.deviceId, device.id, "\(event.type)")
+            XCTAssertEqual(event.bundleId, "com.example.app", "\(event.type)")
+            XCTAssertEqual(event.activityId, activity.id, "\(event.type)")
+            XCTAssertNil(event.alarmId, "\(event.type)")
+            XCTAssertEqual(event.data["deviceId"], .string(device.id), "\(event.type)")
+            XCTAssertEqual(event.data["activity"]?["id"], .string(activity.id), "\(event.type)")
+        }
+        let documents = effects.flatMap(\.documents).filter { $0.kind == .activity }
+        XCTAssertEqual(documents.map(\.state), ["active", "active", "dismissed"])
+        for document in documents {
+            XCTAssertEqual(document.id, activity.id)
+            XCTAssertEqual(document.deviceId, device.id)
+            XCTAssertEqual(document.bundleId, "com.example.app")
+            XCTAssertEqual(document.body?["state"], document.state.map(JSONValue.string))
+        }
+        let alarmEvent = try XCTUnwrap(events.first { $0.subjectKey == "alarm" })
+        XCTAssertNotNil(alarmEvent.alarmId)
+        XCTAssertNil(alarmEvent.activityId)
+        XCTAssertEqual(alarmEvent.deviceId, device.id)
+        XCTAssertEqual(alarmEvent.data["alarm"]?["id"], alarmEvent.alarmId.map(JSONValue.string))
+    }
+
     func testRecordedEventsEqualTheSameEventBuiltFromJSON() throws {
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
         let device = emulator.createDevice(keyHash: "k", at: t0)
@@ -40,8 +89,10 @@ final class EmulatorEffectsTests: XCTestCase {
             subject: recorded.subject, extra: recorded.extra)
         XCTAssertEqual(recorded, rebuilt)
         XCTAssertEqual(recorded.hashValue, rebuilt.hashValue)
-        var changed = rebuilt
-        changed.subject = ["id": "other"]
+        let changed = RelayEvent(
+            seq: recorded.seq, type: recorded.type, at: recorded.at, deviceId: recorded.deviceId,
+            bundleId: recorded.bundleId, activityId: recorded.activityId, subjectKey: recorded.subjectKey,
+            subject: ["id": "other"], extra: recorded.extra)
         XCTAssertNotEqual(recorded, changed)
     }
 
