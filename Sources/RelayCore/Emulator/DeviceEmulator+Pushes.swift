@@ -109,10 +109,7 @@ extension DeviceEmulator {
         }
         effects.append(copy record)
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
-        emit(
-            RelayEvent(
-                type: .pushReceived, at: now, deviceId: deviceId, bundleId: record.bundleId,
-                activityId: record.activityId, subjectKey: "push", source: .push(copy record)))
+        emit(RelayEvent(type: .pushReceived, at: now, push: copy record, deviceId: deviceId))
         return PushResult(error: error, record: record)
     }
 

@@ -11,25 +11,28 @@ public struct RelayEvent: Sendable, Hashable {
     public var at: UnixSeconds
     public var deviceId: String? {
         switch routing {
-        case .activity(let snapshot): snapshot.activity.deviceId
+        case .activity: snapshot?.activity.deviceId
+        case .push(let deviceId): deviceId
         case .fields(let fields): fields.deviceId
         }
     }
     public var bundleId: String? {
         switch routing {
-        case .activity(let snapshot): snapshot.activity.bundleId
+        case .activity: snapshot?.activity.bundleId
+        case .push: record?.bundleId
         case .fields(let fields): fields.bundleId
         }
     }
     public var activityId: String? {
         switch routing {
-        case .activity(let snapshot): snapshot.activity.id
+        case .activity: snapshot?.activity.id
+        case .push: record?.activityId
         case .fields(let fields): fields.activityId
         }
     }
     public var alarmId: String? {
         switch routing {
-        case .activity: nil
+        case .activity, .push: nil
         case .fields(let fields): fields.alarmId
         }
     }
@@ -37,6 +40,7 @@ public struct RelayEvent: Sendable, Hashable {
     public var subjectKey: String {
         switch routing {
         case .activity: "activity"
+        case .push: "push"
         case .fields(let fields): fields.subjectKey
         }
     }
@@ -48,13 +52,17 @@ public struct RelayEvent: Sendable, Hashable {
     /// Where `subject` comes from.
     let source: RecordedJSON
     /// Where the routing members come from. An event is copied a few times on its way to the
-    /// store and the stream, so they are behind one reference; an activity's event (most of
-    /// them) reads them from the activity it carries and allocates nothing of its own.
+    /// store and the stream, so they are not stored one by one: an activity's or a push's event
+    /// (most of them) reads them from the subject it carries and allocates nothing of its own;
+    /// other events keep them behind one reference.
     private let routing: Routing
 
     private enum Routing: Sendable {
-        /// The activity's device, bundle and ID; no alarm; the subject key `activity`.
-        case activity(ActivitySnapshot)
+        /// The device, bundle and ID of the activity in `source`; no alarm; the subject key `activity`.
+        case activity
+        /// The bundle and activity of the push record in `source`, the device given; no alarm; the
+        /// subject key `push`.
+        case push(deviceId: String?)
         case fields(Fields)
     }
 
@@ -72,6 +80,14 @@ public struct RelayEvent: Sendable, Hashable {
             self.alarmId = alarmId
             self.subjectKey = subjectKey
         }
+    }
+
+    private var snapshot: ActivitySnapshot? {
+        if case .activity(let snapshot) = source { snapshot } else { nil }
+    }
+
+    private var record: PushRecord? {
+        if case .push(let record) = source { record } else { nil }
     }
 
     public init(
@@ -109,7 +125,18 @@ public struct RelayEvent: Sendable, Hashable {
         self.at = at
         self.source = .activity(snapshot)
         self.extra = extra
-        routing = .activity(snapshot)
+        routing = .activity
+    }
+
+    /// An event about the push in `record`, which is its subject and names its bundle and
+    /// activity; `deviceId` is the device it went to.
+    init(type: RelayEventType, at: UnixSeconds, push record: PushRecord, deviceId: String?) {
+        self.seq = 0
+        self.type = type
+        self.at = at
+        self.source = .push(record)
+        self.extra = [:]
+        routing = .push(deviceId: deviceId)
     }
 
     /// Events are equal when every member and the subject's JSON are, however the subject is kept.

@@ -41,6 +41,30 @@ final class EmulatorEffectsTests: XCTestCase {
         var effects = [emulator.takeEffects()]
         _ = try emulator.updateActivity(id: activity.id, body: ["contentState": ["n": 1]], at: t0 + 60)
         effects.append(emulator.takeEffects())
+        let unknownToken = String(repeating: "ab", count: 40)
+        for token in [try XCTUnwrap(activity.pushToken), unknownToken] {
+            let aps: JSONValue = ["event": "update", "timestamp": .number(t0 + 90), "content-state": ["n": 2]]
+            let request = try LiveActivityPushRequest.validate(
+                method: "POST", path: "/3/device/" + token,
+                headers: APNsHeaderFields([
+                    ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                ]),
+                body: JSONValue.object(["aps": aps]).serialized(), authenticate: { _ in nil },
+                authorizeBundle: { _ in nil }
+            ).get()
+            let context = PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: aps)
+            _ = emulator.deliver(request, context: context, at: t0 + 90)
+        }
+        let pushed = emulator.takeEffects()
+        effects.append(pushed)
+        let received = pushed.events.filter { $0.type == .pushReceived }
+        XCTAssertEqual(received.map(\.subjectKey), ["push", "push"])
+        XCTAssertEqual(received.map(\.deviceId), [device.id, nil])
+        XCTAssertEqual(received.map(\.activityId), [activity.id, nil])
+        XCTAssertEqual(received.map(\.bundleId), ["com.example.app", "com.example.app"])
+        XCTAssertEqual(received.map(\.alarmId), [nil, nil])
+        XCTAssertEqual(received.map { $0.data["push"]?["apnsId"] }, [.string("a"), .string("a")])
+        XCTAssertEqual(received.first?.data["deviceId"], .string(device.id))
         _ = try emulator.endActivity(id: activity.id, body: ["dismissalPolicy": "immediate"], at: t0 + 120)
         effects.append(emulator.takeEffects())
         _ = try emulator.scheduleAlarm(
@@ -54,7 +78,11 @@ final class EmulatorEffectsTests: XCTestCase {
         let activityEvents = events.filter { $0.subjectKey == "activity" }
         XCTAssertEqual(
             activityEvents.map(\.type),
-            [.activityStarted, .activityPushToken, .activityUpdated, .activityEnded, .activityDismissed])
+            [
+                .activityStarted, .activityPushToken, .activityUpdated, .activityUpdated, .activityEnded,
+                .activityDismissed,
+            ]
+        )
         for event in activityEvents {
             XCTAssertEqual(event.deviceId, device.id, "\(event.type)")
             XCTAssertEqual(event.bundleId, "com.example.app", "\(event.type)")
@@ -64,7 +92,7 @@ final class EmulatorEffectsTests: XCTestCase {
             XCTAssertEqual(event.data["activity"]?["id"], .string(activity.id), "\(event.type)")
         }
         let documents = effects.flatMap(\.documents).filter { $0.kind == .activity }
-        XCTAssertEqual(documents.map(\.state), ["active", "active", "dismissed"])
+        XCTAssertEqual(documents.map(\.state), ["active", "active", "active", "dismissed"])
         for document in documents {
             XCTAssertEqual(document.id, activity.id)
             XCTAssertEqual(document.deviceId, device.id)
