@@ -23,11 +23,13 @@ final class Pipeline: @unchecked Sendable {
         self.server = server
     }
 
-    /// One thread's CPU time: in all, validating, and delivering with the effects.
+    /// One thread's CPU time (in all, validating, and delivering with the effects) and what it
+    /// noted of its pushes' effects and answers, after each turn.
     private final class Timing: @unchecked Sendable {
         var cpu = 0.0
         var validate = 0.0
         var deliver = 0.0
+        var tally = Tally()
     }
 
     /// Runs both threads to the end, then moves the emulator to `finalTime` on the calling thread
@@ -49,13 +51,14 @@ final class Pipeline: @unchecked Sendable {
                     let validated = threadCPUTime()
                     turns.wait(for: index)
                     let delivering = threadCPUTime()
-                    let effects = checked.map { server.deliverTakingEffects($0) }
-                    let delivered = threadCPUTime()
+                    let delivered = checked.map { server.deliverTakingEffects($0) }
+                    let deliveredAt = threadCPUTime()
                     turns.pass()
-                    // Released after the turn, as the server releases them after the lock.
-                    withExtendedLifetime(effects) {}
+                    // Counted (the bench's own bookkeeping) and released after the turn, as the
+                    // server serializes and releases the effects after the lock.
+                    for push in delivered { timing.tally.count(push) }
                     timing.validate += validated - validating
-                    timing.deliver += delivered - delivering
+                    timing.deliver += deliveredAt - delivering
                     index += 2
                 }
                 timing.cpu = threadCPUTime() - began
@@ -71,6 +74,7 @@ final class Pipeline: @unchecked Sendable {
         let advancing = threadCPUTime() - began
         timings[0].cpu += advancing
         timings[0].deliver += advancing
+        for timing in timings { server.tally.add(timing.tally) }
         return (server, timings.map(\.cpu), timings.map { ($0.validate, $0.deliver) })
     }
 }
@@ -110,8 +114,8 @@ final class SplitRun: @unchecked Sendable {
             let thread = Thread { [finished] in
                 let began = threadCPUTime()
                 for push in part.pushes {
-                    let effects = part.server.deliverTakingEffects(PushServer.validate(push, ids: ids))
-                    withExtendedLifetime(effects) {}
+                    let delivered = part.server.deliverTakingEffects(PushServer.validate(push, ids: ids))
+                    part.server.tally.count(delivered)
                 }
                 part.server.advance(to: finalTime)
                 part.cpu = threadCPUTime() - began

@@ -64,14 +64,12 @@ struct PushServer {
     }
 
     /// Delivers a checked push and takes its effects, untimed (the two-thread run times each
-    /// thread as a whole). Returns the effects, counted, for the caller to let go of: the server
-    /// takes them under the emulator's lock and serializes and releases them after it.
-    mutating func deliverTakingEffects(_ checked: CheckedPush) -> EmulatorEffects {
+    /// thread as a whole). Returns the effects and the answer for the caller to count (in a
+    /// `Tally` of its own) and let go of after its turn: the server takes the effects under the
+    /// emulator's lock and serializes and releases them after it.
+    mutating func deliverTakingEffects(_ checked: CheckedPush) -> Delivered {
         let result = deliver(checked)
-        let effects = emulator.takeEffects()
-        tally.count(effects)
-        tally.count(result)
-        return effects
+        return Delivered(effects: emulator.takeEffects(), result: result)
     }
 
     /// The server's work on its event loop, before the emulator: the request validated from its
@@ -141,6 +139,20 @@ struct PushServer {
         drainEffects()
         deliverTime += advancedAt - started
         effectsTime += clock.now - advancedAt
+    }
+}
+
+/// What delivering one push left: its effects and its answer.
+struct Delivered {
+    var effects: EmulatorEffects
+    var result: PushResult
+}
+
+extension Tally {
+    /// Notes what one push left.
+    mutating func count(_ delivered: Delivered) {
+        count(delivered.effects)
+        count(delivered.result)
     }
 }
 
