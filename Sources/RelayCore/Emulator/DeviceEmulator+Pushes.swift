@@ -107,7 +107,6 @@ extension DeviceEmulator {
         } else if !hints.isEmpty {
             record.hintNotes = hints
         }
-        effects.append(copy record)
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
         emit(RelayEvent(type: .pushReceived, at: now, push: copy record, deviceId: deviceId))
         return PushResult(error: error, record: record)

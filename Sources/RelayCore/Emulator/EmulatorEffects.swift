@@ -123,7 +123,13 @@ public struct DocumentWrite: Sendable, Hashable {
 /// records to log. The server commits all of it in one store batch before it answers.
 public struct EmulatorEffects: Sendable {
     public private(set) var events: [RelayEvent] = []
-    public private(set) var pushRecords: [PushRecord] = []
+    /// The push records to log: each push's `push.received` event carries its record, so the
+    /// record is kept there once, not in a second list built under the emulator's lock.
+    public var pushRecords: [PushRecord] {
+        events.compactMap { event in
+            if event.type == .pushReceived, case .push(let record) = event.source { record } else { nil }
+        }
+    }
     /// The documents to write, each once with its last state, in the order first touched.
     public private(set) var documents: [DocumentWrite] = []
     /// Index of each document in `documents`, built only once there are more than a few: a push
@@ -141,15 +147,13 @@ public struct EmulatorEffects: Sendable {
     public init() {}
 
     /// True when the command changed nothing durable.
-    public var isEmpty: Bool { events.isEmpty && pushRecords.isEmpty && documents.isEmpty }
+    public var isEmpty: Bool { events.isEmpty && documents.isEmpty }
 
     mutating func append(_ event: consuming RelayEvent) {
         // A push records two or three events: room for four at once, instead of growing twice.
         if events.capacity == 0 { events.reserveCapacity(4) }
         events.append(event)
     }
-
-    mutating func append(_ record: consuming PushRecord) { pushRecords.append(record) }
 
     mutating func write(_ document: consuming DocumentWrite) {
         if documents.count <= Self.scanLimit {

@@ -31,10 +31,11 @@ extension EmulatorEffects {
         for index in documents.indices {
             documentBytes.append(documents[index].source.map { cache.bytes(for: $0) })
         }
+        let records = pushRecords
         var recordBytes: [[UInt8]] = []
-        recordBytes.reserveCapacity(pushRecords.count)
-        for index in pushRecords.indices {
-            recordBytes.append(cache.bytes(for: pushRecords[index]))
+        recordBytes.reserveCapacity(records.count)
+        for index in records.indices {
+            recordBytes.append(cache.bytes(for: records[index]))
         }
         return SerializedEffects(documents: documentBytes, events: eventBytes, pushRecords: recordBytes)
     }

@@ -263,8 +263,9 @@ public final class RelayService: Sendable {
     /// The store batch for a command's effects, `serialized` being their bytes.
     static func batch(for effects: EmulatorEffects, serialized: SerializedEffects) -> StoreBatch {
         var batch = StoreBatch()
+        let records = effects.pushRecords
         // Room for the pruning writes `commit` may add too.
-        batch.writes.reserveCapacity(effects.documents.count + effects.events.count + effects.pushRecords.count + 3)
+        batch.writes.reserveCapacity(effects.documents.count + effects.events.count + records.count + 3)
         for (document, body) in zip(effects.documents, serialized.documents) {
             if let body {
                 batch.upsert(
@@ -282,7 +283,7 @@ public final class RelayService: Sendable {
                     bundleId: event.bundleId, activityId: event.activityId, alarmId: event.alarmId,
                     data: data))
         }
-        for (record, bytes) in zip(effects.pushRecords, serialized.pushRecords) {
+        for (record, bytes) in zip(records, serialized.pushRecords) {
             batch.append(
                 PushLogEntry(
                     apnsId: record.apnsId, uniqueId: record.uniqueId, token: record.token, channelId: record.channelId,

@@ -65,6 +65,10 @@ final class EmulatorEffectsTests: XCTestCase {
         XCTAssertEqual(received.map(\.alarmId), [nil, nil])
         XCTAssertEqual(received.map { $0.data["push"]?["apnsId"] }, [.string("a"), .string("a")])
         XCTAssertEqual(received.first?.data["deviceId"], .string(device.id))
+        // The records to log are those the events carry, in order: the applied push, then the refusal.
+        XCTAssertEqual(pushed.pushRecords.map(\.token), [activity.pushToken, unknownToken])
+        XCTAssertEqual(pushed.pushRecords.map(\.status), [200, 400])
+        XCTAssertEqual(effects[0].pushRecords, [])
         _ = try emulator.endActivity(id: activity.id, body: ["dismissalPolicy": "immediate"], at: t0 + 120)
         effects.append(emulator.takeEffects())
         _ = try emulator.scheduleAlarm(

@@ -181,7 +181,6 @@ extension Result {
 struct Tally {
     var events = 0
     var documents = 0
-    var pushRecords = 0
     private var eventTypes: [RelayEventType] = []
     private var outcomes: [PushOutcome] = []
     private var reasons: [String?] = []
@@ -192,7 +191,6 @@ struct Tally {
     /// Notes a batch of effects, as the server walks them to hand each to the store and the stream.
     mutating func count(_ effects: EmulatorEffects) {
         events += effects.events.count
-        pushRecords += effects.pushRecords.count
         documents += effects.documents.count
         // By index, reading only the type: iterating would copy every event (and retain its strings).
         for position in effects.events.indices { eventTypes.append(effects.events[position].type) }
@@ -208,7 +206,6 @@ struct Tally {
     mutating func add(_ other: Tally) {
         events += other.events
         documents += other.documents
-        pushRecords += other.pushRecords
         eventTypes += other.eventTypes
         outcomes += other.outcomes
         reasons += other.reasons
@@ -223,6 +220,9 @@ struct Tally {
         outcomes = []
         reasons = []
     }
+
+    /// Push records logged (after `summarize()`): each push's `push.received` event carries its record.
+    var pushRecords: Int { events(.pushReceived) }
 
     /// How many events of `type` there were (after `summarize()`).
     func events(_ type: RelayEventType) -> Int { eventsByType[type] ?? 0 }
