@@ -17,15 +17,7 @@ struct TokenKey: Hashable, Sendable {
     /// multiplication instead of fed to `Hasher` (whose finalization was most of a lookup's cost).
     /// Random keys need no keyed hash to spread; the seed still differs per table.
     func _rawHashValue(seed: Int) -> Int {
-        let words = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
-            guard bytes.count >= 16 else { return nil }
-            let raw = UnsafeRawBufferPointer(bytes)
-            return (
-                raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self),
-                raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            )
-        }
-        guard let (head, tail) = words ?? nil else {
+        guard let (head, tail) = firstWords else {
             var hasher = Hasher()
             hasher.combine(seed)
             hash(into: &hasher)
@@ -40,7 +32,18 @@ struct TokenKey: Hashable, Sendable {
     }
 
     func hash(into hasher: inout Hasher) {
-        // A native string's bytes are contiguous; a token is at least 16 of them.
+        if let (head, tail) = firstWords {
+            hasher.combine(head)
+            hasher.combine(tail)
+        } else {
+            // Short or bridged text (never an issued token): all of it.
+            hasher.combine(text)
+        }
+    }
+
+    /// The first 16 bytes as two words; nil for text shorter than that or not stored as
+    /// contiguous UTF-8 (a native string's bytes are; every issued token is longer).
+    private var firstWords: (UInt64, UInt64)? {
         let words = text.utf8.withContiguousStorageIfAvailable { bytes -> (UInt64, UInt64)? in
             guard bytes.count >= 16 else { return nil }
             let raw = UnsafeRawBufferPointer(bytes)
@@ -49,12 +52,6 @@ struct TokenKey: Hashable, Sendable {
                 raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
             )
         }
-        if let (head, tail) = words ?? nil {
-            hasher.combine(head)
-            hasher.combine(tail)
-        } else {
-            // Short or bridged text (never an issued token): all of it.
-            hasher.combine(text)
-        }
+        return words ?? nil
     }
 }
