@@ -122,9 +122,7 @@ public struct ScenarioRunner {
         }
         for (index, entry) in devices.enumerated() {
             let path = "devices[\(index)]"
-            guard let name = entry["name"]?.stringValue, !name.isEmpty else {
-                throw ScenarioError(path: "\(path).name", message: "is required (a string)")
-            }
+            let name = try Self.requiredText(entry["name"], path: "\(path).name")
             let device = emulator.createDevice(keyHash: "simulation", at: start)
             names[name] = .device(device.id)
             labels[device.id] = name
@@ -593,8 +591,15 @@ public struct ScenarioRunner {
     }
 
     private func requireString(_ body: JSONObject, _ key: String, path: String) throws(ScenarioError) -> String {
-        guard let text = body[key]?.stringValue, !text.isEmpty else {
-            throw ScenarioError(path: "\(path).\(key)", message: "is required (a string)")
+        try Self.requiredText(body[key], path: "\(path).\(key)")
+    }
+
+    /// A member that must be a non-empty string: "is required" when it is missing (or null), and
+    /// what was found instead when it is there but is not one.
+    private static func requiredText(_ value: JSONValue?, path: String) throws(ScenarioError) -> String {
+        guard let value, !value.isNull else { throw ScenarioError(path: path, message: "is required (a string)") }
+        guard let text = value.stringValue, !text.isEmpty else {
+            throw ScenarioError(path: path, message: "must be a non-empty string, not \(value.jsonString)")
         }
         return text
     }

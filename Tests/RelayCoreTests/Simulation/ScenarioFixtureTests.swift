@@ -96,6 +96,26 @@ final class ScenarioErrorTests: XCTestCase {
             #"is not a time (-1): use seconds or a duration like "90s", "15m", "8h""#)
     }
 
+    /// A name that is missing is required; one that is there but is no string (or is empty) is
+    /// quoted, so the message says what to fix.
+    func testANameIsRequiredAndMustBeText() {
+        let cases: [(JSONValue, String, String)] = [
+            (["devices": [["apps": [:]]], "steps": []], "devices[0].name", "is required (a string)"),
+            (["devices": [["name": 1]], "steps": []], "devices[0].name", "must be a non-empty string, not 1"),
+            (["devices": [["name": ""]], "steps": []], "devices[0].name", #"must be a non-empty string, not """#),
+            (
+                ["devices": device, "steps": [["at": 0, "do": "scheduleAlarm", "name": "a", "device": ["phone"]]]],
+                "steps[0].device",
+                #"must be a non-empty string, not ["phone"]"#
+            ),
+        ]
+        for (scenario, path, message) in cases {
+            let found = error(scenario)
+            XCTAssertEqual(found?.path, path, scenario.jsonString)
+            XCTAssertEqual(found?.message, message, scenario.jsonString)
+        }
+    }
+
     /// Times the report could not write are refused with their path, not run (found by fuzz/,
     /// target scenario: a step at "444…4d" crashed `simulate` while it wrote the timeline).
     func testTimesPastWhatTheReportCanWriteAreRefused() {
