@@ -98,6 +98,7 @@ extension LiveActivityPayload {
             guard let next = parser.memberSeparator() else { return false }
             more = next
         }
+        parser.shapeBase = nil  // the body's other members are neither fingerprinted nor measured
         if !others.isEmpty { reader.others = JSONObject(members: others) }
         return true
     }
