@@ -48,16 +48,15 @@ extension DeviceEmulator {
         } catch {
             throw .from(error)
         }
-        let started = save(activity)
-        emit(.activityStarted, activity: activity, at: now, extra: ["cause": .string(cause)], recorded: started)
+        emit(.activityStarted, activity: save(activity), at: now, extra: ["cause": .string(cause)])
         if wantsToken {
             let token = ids.hexToken(byteCount: 40)
             activity.pushToken = token
-            let recorded = save(activity)
+            let snapshot = save(activity)
             if let position = activities.position(of: activity.id) {
                 tokens[TokenKey(token)] = TokenEntry(.activity(position))
             }
-            emit(.activityPushToken, activity: activity, at: now, recorded: recorded)
+            emit(.activityPushToken, activity: snapshot, at: now)
         }
         if let channelId, var stored = channels[channelId]?.storedMessage, stored.expiresAt > now {
             // The stored message is the channel's latest state at join time: it applies even though
@@ -95,8 +94,7 @@ extension DeviceEmulator {
         case .rejectedInvalid(let field):
             throw .invalid("\(field) must be a finite number")
         case .applied:
-            save(activity)
-            emit(.activityUpdated, activity: activity, at: now, extra: ["cause": "app"])
+            emit(.activityUpdated, activity: save(activity), at: now, extra: ["cause": "app"])
         case .ignoredStale, .deferred, .coalesced, .refusedOverBudget:
             save(activity)
         }
@@ -137,9 +135,9 @@ extension DeviceEmulator {
     /// Saves an activity that has just ended and records `activity.ended` (and `activity.dismissed`
     /// when the policy removed it at once).
     mutating func recordEnd(of activity: LiveActivity, at now: UnixSeconds, cause: String) {
-        let recorded = save(activity)
-        emit(.activityEnded, activity: activity, at: now, extra: ["cause": .string(cause)], recorded: recorded)
-        if activity.state == .dismissed { emit(.activityDismissed, activity: activity, at: now, recorded: recorded) }
+        let snapshot = save(activity)
+        emit(.activityEnded, activity: snapshot, at: now, extra: ["cause": .string(cause)])
+        if activity.state == .dismissed { emit(.activityDismissed, activity: snapshot, at: now) }
     }
 
     /// The activity `id`, or 404.

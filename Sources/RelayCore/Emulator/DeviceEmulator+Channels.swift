@@ -99,9 +99,9 @@ extension DeviceEmulator {
         let outcome = activity.update(
             message.update, source: .push(priority: priority), frequentPushesEnabled: settings.frequentPushesEnabled,
             rules: rules, at: now)
-        save(activity)
+        let snapshot = save(activity)
         guard case .applied = outcome else { return false }
-        emit(.activityUpdated, activity: activity, at: now, extra: ["cause": "broadcast"])
+        emit(.activityUpdated, activity: snapshot, at: now, extra: ["cause": "broadcast"])
         return true
     }
 }

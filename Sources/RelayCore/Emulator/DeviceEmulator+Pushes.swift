@@ -179,19 +179,17 @@ extension DeviceEmulator {
         let outcome = activities[position: position].update(
             payload.activityUpdate, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: frequentPushes, rules: rules, at: now)
-        let recorded = saveActivity(at: position)
-        return pushOutcome(
-            of: outcome, activity: activities[position: position], recorded: recorded, hints: &hints, at: now)
+        return pushOutcome(of: outcome, activity: saveActivity(at: position), hints: &hints, at: now)
     }
 
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
     mutating func pushOutcome(
-        of outcome: ActivityUpdateOutcome, activity: LiveActivity, recorded: RecordedJSON? = nil,
-        hints: inout [PushNote], at now: UnixSeconds
+        of outcome: ActivityUpdateOutcome, activity snapshot: ActivitySnapshot, hints: inout [PushNote],
+        at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         switch outcome {
         case .applied:
-            emit(.activityUpdated, activity: activity, at: now, extra: Cause.push, recorded: recorded)
+            emit(.activityUpdated, activity: snapshot, at: now, extra: Cause.push)
             return .success(.applied)
         case .deferred(let until, let reason), .coalesced(let until, let reason):
             let replacing = if case .coalesced = outcome { true } else { false }
@@ -207,7 +205,8 @@ extension DeviceEmulator {
             return .success(.ignored)
         case .rejectedEnded(let endedAt):
             return .failure(
-                APNsError(.unregistered, String.joined("activity ", activity.id, " has ended"), timestamp: endedAt))
+                APNsError(
+                    .unregistered, String.joined("activity ", snapshot.activity.id, " has ended"), timestamp: endedAt))
         case .rejectedTooLarge(let bytes, let limit):
             return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
         case .rejectedInvalid(let field):

@@ -11,9 +11,8 @@ extension DeviceEmulator {
             switch due.subject {
             case .activity(let position):
                 let transitions = activities[position: position].advance(to: due.time, rules: rules)
-                let recorded = saveActivity(at: position)
-                let activity = activities[position: position]
-                for transition in transitions { emit(transition, activity: activity, recorded: recorded) }
+                let snapshot = saveActivity(at: position)
+                for transition in transitions { emit(transition, activity: snapshot) }
             case .alarm(let id):
                 guard var alarm = alarms[id] else {
                     deadlines.schedule(due.subject, at: nil)
@@ -30,19 +29,19 @@ extension DeviceEmulator {
     /// The time of the next timed transition, if any (the server arms its timer with it).
     public mutating func nextDeadline() -> UnixSeconds? { deadlines.peek()?.time }
 
-    /// Records the event of one activity transition; `recorded` is the activity as `save` recorded it.
-    mutating func emit(_ transition: ActivityTransition, activity: LiveActivity, recorded: RecordedJSON) {
+    /// Records the event of one activity transition; `snapshot` is the activity as `save` recorded it.
+    mutating func emit(_ transition: ActivityTransition, activity snapshot: ActivitySnapshot) {
         switch transition {
         case .becameStale(let at):
-            emit(.activityStale, activity: activity, at: at, recorded: recorded)
+            emit(.activityStale, activity: snapshot, at: at)
         case .deferredUpdateApplied(let at, _):
-            emit(.activityUpdated, activity: activity, at: at, extra: Cause.deferredUpdateReleased, recorded: recorded)
+            emit(.activityUpdated, activity: snapshot, at: at, extra: Cause.deferredUpdateReleased)
         case .deferredUpdateDiscarded(let at, _):
-            emit(.activityUpdated, activity: activity, at: at, extra: Cause.deferredUpdateDiscarded, recorded: recorded)
+            emit(.activityUpdated, activity: snapshot, at: at, extra: Cause.deferredUpdateDiscarded)
         case .endedBySystem(let at):
-            emit(.activityEnded, activity: activity, at: at, extra: Cause.lifetimeExceeded, recorded: recorded)
+            emit(.activityEnded, activity: snapshot, at: at, extra: Cause.lifetimeExceeded)
         case .dismissed(let at):
-            emit(.activityDismissed, activity: activity, at: at, recorded: recorded)
+            emit(.activityDismissed, activity: snapshot, at: at)
         }
     }
 

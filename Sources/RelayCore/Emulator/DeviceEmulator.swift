@@ -128,14 +128,11 @@ public struct DeviceEmulator: Sendable {
         effects.append(event)
     }
 
-    /// Records an activity event carrying the activity's current state; `recorded` is that state as
-    /// `save` just recorded it, shared rather than copied again.
+    /// Records an activity event carrying the activity as `save` just recorded it (`snapshot`),
+    /// shared with its document rather than copied again.
     mutating func emit(
-        _ type: RelayEventType, activity: LiveActivity, at time: UnixSeconds, extra: JSONObject = [:],
-        recorded: RecordedJSON? = nil
+        _ type: RelayEventType, activity snapshot: ActivitySnapshot, at time: UnixSeconds, extra: JSONObject = [:]
     ) {
-        let snapshot =
-            if case .activity(let shared)? = recorded { shared } else { ActivitySnapshot(activity) }
         emit(RelayEvent(type: type, at: time, activity: snapshot, extra: extra))
     }
 
@@ -150,18 +147,18 @@ public struct DeviceEmulator: Sendable {
     /// Stores `activity` and reschedules its next deadline. Returns the state recorded for the
     /// document, for events about the same state to share.
     @discardableResult
-    mutating func save(_ activity: LiveActivity) -> RecordedJSON {
+    mutating func save(_ activity: LiveActivity) -> ActivitySnapshot {
         saveActivity(at: activities.store(activity))
     }
 
     /// Records the activity at `position` in `activities` (changed there in place) as `save` does.
     @discardableResult
-    mutating func saveActivity(at position: Int) -> RecordedJSON {
+    mutating func saveActivity(at position: Int) -> ActivitySnapshot {
         let activity = activities[position: position]
         deadlines.schedule(.activity(position), at: activity.nextDeadline)
         let snapshot = ActivitySnapshot(activity)
         effects.write(DocumentWrite(activity: snapshot))
-        return .activity(snapshot)
+        return snapshot
     }
 
     /// Stores `alarm` (or deletes it once removed) and reschedules its next deadline.
