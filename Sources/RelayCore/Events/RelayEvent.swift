@@ -2,7 +2,8 @@
 ///
 /// `data` is the JSON the stream sends: `{"seq", "type", "at", ...}` with the subject under its
 /// own key (`activity`, `alarm`, `push` or `clock`). The routing fields (device, bundle, activity,
-/// alarm) are kept beside it so filters never have to look inside the JSON.
+/// alarm) are kept beside it, or read from the subject's value, so filters never have to look
+/// inside the JSON.
 public struct RelayEvent: Sendable, Hashable {
     /// Global, strictly increasing sequence number; 0 until the event is sequenced.
     public var seq: UInt64
