@@ -125,11 +125,7 @@ public struct EmulatorEffects: Sendable {
     public private(set) var events: [RelayEvent] = []
     /// The push records to log: each push's `push.received` event carries its record, so the
     /// record is kept there once, not in a second list built under the emulator's lock.
-    public var pushRecords: [PushRecord] {
-        events.compactMap { event in
-            if event.type == .pushReceived, case .push(let record) = event.source { record } else { nil }
-        }
-    }
+    public var pushRecords: [PushRecord] { events.compactMap(\.loggedPushRecord) }
     /// The documents to write, each once with its last state, in the order first touched.
     public private(set) var documents: [DocumentWrite] = []
     /// Index of each document in `documents`, built only once there are more than a few: a push

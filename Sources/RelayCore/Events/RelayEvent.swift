@@ -91,6 +91,10 @@ public struct RelayEvent: Sendable, Hashable {
         if case .push(let record) = source { record } else { nil }
     }
 
+    /// The record to log for the push this event reports: a `push.received` event carries it
+    /// (see `EmulatorEffects.pushRecords`); nil for every other event.
+    var loggedPushRecord: PushRecord? { type == .pushReceived ? record : nil }
+
     public init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
         activityId: String? = nil, alarmId: String? = nil, subjectKey: String, subject: JSONValue,

@@ -2,9 +2,9 @@
 /// event's `data` and each push record, with every subject serialized once.
 ///
 /// A push changes an activity and records it as a document and inside its `activity.updated`
-/// event, and its push record both in the push log and inside `push.received`; serializing the
-/// same state twice was the larger part of what a push cost the server. The bytes are exactly
-/// those of `serialized()` on each JSON (`body`, `data`, `json`).
+/// event; serializing the same state twice was the larger part of what a push cost the server.
+/// A push record is its `push.received` event's subject, so its bytes are that subject's. The
+/// bytes are exactly those of `serialized()` on each JSON (`body`, `data`, `json`).
 public struct SerializedEffects: Sendable {
     /// Each document's body in `EmulatorEffects.documents` order; nil for a delete.
     public var documents: [[UInt8]?]
@@ -16,37 +16,32 @@ public struct SerializedEffects: Sendable {
 
 extension EmulatorEffects {
     /// Serializes every document body, event and push record, sharing the bytes of a subject
-    /// recorded more than once in the same state (an event's activity and its document, an
-    /// event's push and its log record).
+    /// recorded more than once in the same state (an event's activity and its document) and of
+    /// each push record with the event that carries it.
     public func serialized() -> SerializedEffects {
         var cache = SubjectCache()
         var eventBytes: [[UInt8]] = []
+        var recordBytes: [[UInt8]] = []
         eventBytes.reserveCapacity(events.count)
         for index in events.indices {
             let subject = cache.bytes(for: events[index].source)
             eventBytes.append(events[index].serializedData(subject: subject))
+            if events[index].loggedPushRecord != nil { recordBytes.append(subject) }
         }
         var documentBytes: [[UInt8]?] = []
         documentBytes.reserveCapacity(documents.count)
         for index in documents.indices {
             documentBytes.append(documents[index].source.map { cache.bytes(for: $0) })
         }
-        let records = pushRecords
-        var recordBytes: [[UInt8]] = []
-        recordBytes.reserveCapacity(records.count)
-        for index in records.indices {
-            recordBytes.append(cache.bytes(for: records[index]))
-        }
         return SerializedEffects(documents: documentBytes, events: eventBytes, pushRecords: recordBytes)
     }
 }
 
-/// The last serialized state of each activity, alarm and push record seen in one batch, by ID;
-/// a subject equal to it reuses its bytes.
+/// The last serialized state of each activity and alarm seen in one batch, by ID; a subject
+/// equal to it reuses its bytes. (A push record is the subject of one event only.)
 private struct SubjectCache {
     private var activities = SerializedSubjects<ActivitySnapshot>()
     private var alarms = SerializedSubjects<Alarm>()
-    private var pushes = SerializedSubjects<PushRecord>()
 
     mutating func bytes(for source: RecordedJSON) -> [UInt8] {
         switch source {
@@ -56,12 +51,8 @@ private struct SubjectCache {
                 snapshot, id: snapshot.activity.id, same: { $0 === $1 || $0.activity == $1.activity },
                 serialize: { $0.activity.serializedJSON() })
         case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id, same: ==) { $0.json.serialized() }
-        case .push(let record): return bytes(for: record)
+        case .push(let record): return record.serializedJSON()
         }
-    }
-
-    mutating func bytes(for record: PushRecord) -> [UInt8] {
-        pushes.bytes(record, id: record.uniqueId, same: ==) { $0.serializedJSON() }
     }
 }
 
