@@ -42,6 +42,9 @@ final class Pipeline: @unchecked Sendable {
             // On the server, each loop draws the unique IDs of its own pushes.
             let ids = SeededIdentifiers(seed: 0xC0FFEE &+ UInt64(loop))
             let timing = timings[loop]
+            // Each thread takes every other chunk.
+            timing.tally.reserve(
+                pushes: stride(from: loop, to: chunks.count, by: 2).reduce(0) { $0 + chunks[$1].count })
             let thread = Thread { [self] in
                 let began = threadCPUTime()
                 var index = loop
@@ -104,6 +107,7 @@ final class SplitRun: @unchecked Sendable {
     /// `pushes[i]` go to `servers[i]`.
     init(pushes: [[WirePush]], servers: [PushServer]) {
         parts = zip(pushes, servers).map { Part(pushes: $0, server: $1) }
+        for part in parts { part.server.tally.reserve(pushes: part.pushes.count) }
     }
 
     /// Runs both threads to the end; returns the servers (their emulators and tallies) and each

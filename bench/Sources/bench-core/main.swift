@@ -179,6 +179,7 @@ if pipelined || split {
     core = runWall
     coreCPU = threadCPU[0] + threadCPU[1]
 } else {
+    server.tally.reserve(pushes: schedule.count)
     let runBegan = clock.now
     var chunk: [WirePush] = []
     let chunkSize = 8192
