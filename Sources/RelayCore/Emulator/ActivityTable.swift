@@ -6,7 +6,8 @@
 /// 36-character string to hash). Activities are never removed: a dismissed one stays, as on the
 /// app API.
 public struct ActivityTable: Sendable {
-    private var storage: [LiveActivity] = []
+    /// Each activity in the snapshot that records its current state (see `ActivitySnapshot`).
+    private var storage: [ActivitySnapshot] = []
     private var positions: [String: Int] = [:]
 
     /// An empty table.
@@ -15,11 +16,11 @@ public struct ActivityTable: Sendable {
     /// The activity with `id`, or nil.
     public subscript(id: String) -> LiveActivity? {
         guard let position = positions[id] else { return nil }
-        return storage[position]
+        return storage[position].activity
     }
 
     /// Every activity, in the order first stored.
-    public var values: [LiveActivity] { storage }
+    public var values: [LiveActivity] { storage.map(\.activity) }
 
     /// How many activities there are.
     public var count: Int { storage.count }
@@ -30,19 +31,51 @@ public struct ActivityTable: Sendable {
     /// The activity at `position` (from `position(of:)` or `store`), read and changed in place.
     subscript(position position: Int) -> LiveActivity {
         // Borrowed and modified in place: a copy of an activity retains every string in it.
-        _read { yield storage[position] }
-        _modify { yield &storage[position] }
+        _read { yield storage[position].activity }
+        _modify {
+            // A snapshot someone else holds (an event, a document) keeps the state it recorded.
+            if !isKnownUniquelyReferenced(&storage[position]) {
+                storage[position] = ActivitySnapshot(storage[position].activity)
+            }
+            yield &storage[position].activity
+        }
     }
+
+    /// The activity at `position` as recorded now: the table's own snapshot, shared until the
+    /// activity next changes.
+    func snapshot(position: Int) -> ActivitySnapshot { storage[position] }
 
     /// Stores `activity` in place of the one with its ID, or after the others; its position.
     @discardableResult
     mutating func store(_ activity: LiveActivity) -> Int {
         if let position = positions[activity.id] {
-            storage[position] = activity
+            if isKnownUniquelyReferenced(&storage[position]) {
+                storage[position].activity = activity
+            } else {
+                storage[position] = ActivitySnapshot(activity)
+            }
             return position
         }
-        storage.append(activity)
+        storage.append(ActivitySnapshot(activity))
         positions[activity.id] = storage.count - 1
         return storage.count - 1
     }
+}
+
+/// An activity as recorded at one moment: its document and the events about that state share one
+/// snapshot, so serializing a batch recognises them by identity instead of comparing activities.
+///
+/// It is also where `ActivityTable` keeps the activity. Recording the activity's state is then a
+/// reference to the object the table holds, not a copy of the activity (360 bytes and a dozen
+/// retains). The table changes `activity` in place only while it holds the one reference (copy
+/// on write, `ActivityTable.subscript(position:)`); while any event or document holds the
+/// snapshot, the table first puts a copy in its place. So a snapshot that anyone else can see
+/// never changes, on this thread or another, which is what makes it `Sendable`.
+final class ActivitySnapshot: @unchecked Sendable {
+    /// Set only by `ActivityTable`, and only while the table's reference is the only one.
+    /// Exclusivity unchecked, as in `CopyOnWrite.Box`: no two accesses can overlap, for the
+    /// reason above, and checking each at run time costs a call per read.
+    @exclusivity(unchecked) fileprivate(set) var activity: LiveActivity
+
+    init(_ activity: LiveActivity) { self.activity = activity }
 }

@@ -154,9 +154,8 @@ public struct DeviceEmulator: Sendable {
     /// Records the activity at `position` in `activities` (changed there in place) as `save` does.
     @discardableResult
     mutating func saveActivity(at position: Int) -> ActivitySnapshot {
-        let activity = activities[position: position]
-        deadlines.schedule(.activity(position), at: activity.nextDeadline)
-        let snapshot = ActivitySnapshot(activity)
+        let snapshot = activities.snapshot(position: position)
+        deadlines.schedule(.activity(position), at: snapshot.activity.nextDeadline)
         effects.write(DocumentWrite(activity: snapshot))
         return snapshot
     }

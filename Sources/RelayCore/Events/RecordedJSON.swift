@@ -21,11 +21,3 @@ enum RecordedJSON: Sendable {
         }
     }
 }
-
-/// An activity as recorded at one moment: its document and the events about that state share one
-/// snapshot, so serializing a batch recognises them by identity instead of comparing activities.
-final class ActivitySnapshot: Sendable {
-    let activity: LiveActivity
-
-    init(_ activity: LiveActivity) { self.activity = activity }
-}

@@ -27,6 +27,46 @@ final class ActivityTableTests: XCTestCase {
         XCTAssertEqual(outcome, .applied)
         XCTAssertEqual(table["a"]?.contentState, Fixture.content(7))
     }
+
+    /// The table's snapshot of an activity is what its events and document record: while one is
+    /// held, a change (in place or by `store`) leaves it as it was and puts a copy in the table;
+    /// once none is held, the activity is changed where it is, with no copy.
+    func testAHeldSnapshotNeverChanges() {
+        var table = ActivityTable()
+        let position = table.store(Fixture.activity(id: "a"))
+        let held = table.snapshot(position: position)
+        let before = held.activity
+        _ = table[position: position].update(
+            Fixture.update(7), source: .app, frequentPushesEnabled: false, rules: .defaults, at: Fixture.t0 + 1)
+        XCTAssertEqual(held.activity, before, "a change leaves a held snapshot alone")
+        XCTAssertFalse(table.snapshot(position: position) === held)
+        XCTAssertEqual(table[position: position].contentState, Fixture.content(7))
+
+        let second = table.snapshot(position: position)
+        var replaced = table[position: position]
+        replaced.pushToken = "token"
+        table.store(replaced)
+        XCTAssertNil(second.activity.pushToken, "so does storing a new value")
+        XCTAssertEqual(table["a"]?.pushToken, "token")
+
+        let unheld = ObjectIdentifier(table.snapshot(position: position))
+        _ = table[position: position].update(
+            Fixture.update(8), source: .app, frequentPushesEnabled: false, rules: .defaults, at: Fixture.t0 + 2)
+        table.store(table[position: position])
+        XCTAssertEqual(ObjectIdentifier(table.snapshot(position: position)), unheld, "changed in place")
+        XCTAssertEqual(table["a"]?.contentState, Fixture.content(8))
+    }
+
+    /// A copy of the table (of the emulator) is a value: changing one leaves the other as it was.
+    func testCopiesOfTheTableAreIndependent() {
+        var table = ActivityTable()
+        let position = table.store(Fixture.activity(id: "a"))
+        let copy = table
+        _ = table[position: position].update(
+            Fixture.update(7), source: .app, frequentPushesEnabled: false, rules: .defaults, at: Fixture.t0 + 1)
+        XCTAssertEqual(table["a"]?.contentState, Fixture.content(7))
+        XCTAssertEqual(copy["a"]?.contentState, Fixture.activity(id: "a").contentState)
+    }
 }
 
 final class SeededIdentifiersTests: XCTestCase {

@@ -110,6 +110,36 @@ final class EmulatorEffectsTests: XCTestCase {
         XCTAssertEqual(alarmEvent.data["alarm"]?["id"], alarmEvent.alarmId.map(JSONValue.string))
     }
 
+    /// Two pushes to one activity in one batch of effects: each event shows the activity as that
+    /// push left it, and its one document the last state.
+    func testEventsOfOneBatchKeepTheirOwnState() throws {
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
+        let device = emulator.createDevice(keyHash: "k", at: t0)
+        let activity = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
+        _ = emulator.takeEffects()
+        let token = try XCTUnwrap(activity.pushToken)
+        for n in 1...2 {
+            let aps: JSONValue = [
+                "event": "update", "timestamp": .number(t0 + Double(n)), "content-state": ["n": .int(Int64(n))],
+            ]
+            let request = try LiveActivityPushRequest.validate(
+                method: "POST", path: "/3/device/" + token,
+                headers: APNsHeaderFields([
+                    ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                    ("apns-priority", "10"),
+                ]),
+                body: JSONValue.object(["aps": aps]).serialized(), authenticate: { _ in nil },
+                authorizeBundle: { _ in nil }
+            ).get()
+            let context = PushContext(apnsId: "a", uniqueId: "u\(n)", headers: [:], payload: aps)
+            XCTAssertEqual(emulator.deliver(request, context: context, at: t0 + Double(n)).status, 200)
+        }
+        let effects = emulator.takeEffects()
+        let updated = effects.events.filter { $0.type == .activityUpdated }
+        XCTAssertEqual(updated.map { $0.subject["contentState"] }, [["n": 1], ["n": 2]])
+        XCTAssertEqual(effects.documents.map { $0.body?["contentState"] }, [["n": 2]])
+    }
+
     func testRecordedEventsEqualTheSameEventBuiltFromJSON() throws {
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
         let device = emulator.createDevice(keyHash: "k", at: t0)
