@@ -122,10 +122,10 @@ public struct DeviceEmulator: Sendable {
 
     /// Sequences and records an event (taken, not copied: each copy retains every string in it).
     mutating func emit(_ event: consuming RelayEvent) {
-        var event = event
         event.seq = nextSeq
         nextSeq += 1
-        effects.append(event)
+        // Moved, not copied: a copy of an event retains everything it holds, then releases it.
+        effects.append(consume event)
     }
 
     /// Records an activity event carrying the activity as `save` just recorded it (`snapshot`),

@@ -148,7 +148,7 @@ public struct EmulatorEffects: Sendable {
     mutating func append(_ event: consuming RelayEvent) {
         // A push records two or three events: room for four at once, instead of growing twice.
         if events.capacity == 0 { events.reserveCapacity(4) }
-        events.append(event)
+        events.append(consume event)
     }
 
     mutating func write(_ document: consuming DocumentWrite) {
