@@ -154,11 +154,11 @@ public struct EmulatorEffects: Sendable {
     mutating func write(_ document: consuming DocumentWrite) {
         if documents.count <= Self.scanLimit {
             if let index = documents.firstIndex(where: { $0.kind == document.kind && $0.id == document.id }) {
-                documents[index] = document
+                documents[index] = consume document
                 return
             }
             if documents.capacity == 0 { documents.reserveCapacity(2) }
-            documents.append(document)
+            documents.append(consume document)
             if documents.count > Self.scanLimit {
                 for (index, written) in documents.enumerated() {
                     documentIndex[DocumentKey(kind: written.kind, id: written.id)] = index
@@ -168,10 +168,10 @@ public struct EmulatorEffects: Sendable {
         }
         let key = DocumentKey(kind: document.kind, id: document.id)
         if let index = documentIndex[key] {
-            documents[index] = document
+            documents[index] = consume document
         } else {
             documentIndex[key] = documents.count
-            documents.append(document)
+            documents.append(consume document)
         }
     }
 }
