@@ -124,7 +124,6 @@ public struct DeviceEmulator: Sendable {
     mutating func emit(_ event: consuming RelayEvent) {
         event.seq = nextSeq
         nextSeq += 1
-        // Moved, not copied: a copy of an event retains everything it holds, then releases it.
         effects.append(consume event)
     }
 
