@@ -82,7 +82,7 @@ extension BroadcastPushRequest {
             }
 
             let payload = try APNsPayloadBody.decode(body, limit: maxPayloadBytes, parseJSON: parseJSON).get()
-            if payload.event == .start {
+            if payload.event.isStart {
                 throw APNsError(
                     .badRequestPayload,
                     "broadcasts cannot start a Live Activity; start it with a push-to-start token and "

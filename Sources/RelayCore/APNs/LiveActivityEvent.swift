@@ -5,9 +5,27 @@
 public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The value as sent.
     public let rawValue: String
+    /// Which of the known events this is, read once from `rawValue`: every push compares its
+    /// event with `start` and `end`, and two known events compare as one byte each.
+    private let kind: Kind
+
+    private enum Kind: UInt8 {
+        case start, update, end, other
+    }
 
     /// Wraps any value.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    public init(rawValue: String) {
+        self.rawValue = rawValue
+        // By length first: two short strings that are equal compare in one step, unequal ones
+        // through the standard library's general comparison.
+        kind =
+            switch rawValue.utf8.count {
+            case 5 where rawValue == "start": .start
+            case 6 where rawValue == "update": .update
+            case 3 where rawValue == "end": .end
+            default: .other
+            }
+    }
 
     public var description: String { rawValue }
 
@@ -19,5 +37,16 @@ public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStr
     public static let end = LiveActivityEvent(rawValue: "end")
 
     /// True for `start`, `update` and `end`.
-    public var isKnown: Bool { self == .start || self == .update || self == .end }
+    public var isKnown: Bool { kind != .other }
+    /// True for `start`, without reading the static `start` (a lazily made global).
+    var isStart: Bool { kind == .start }
+    /// True for `end`, likewise.
+    var isEnd: Bool { kind == .end }
+
+    /// Equal when the values are: two known events by their kind, anything else by its text.
+    public static func == (left: LiveActivityEvent, right: LiveActivityEvent) -> Bool {
+        left.kind == right.kind && (left.kind != .other || left.rawValue == right.rawValue)
+    }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }

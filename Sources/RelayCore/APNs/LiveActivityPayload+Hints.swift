@@ -14,13 +14,13 @@ extension LiveActivityPayload {
         milliseconds("stale-date", staleDate)
         milliseconds("dismissal-date", dismissalDate)
         if !otherAPSKeys.isEmpty { hints.append(.unknownAPSKeys(otherAPSKeys.keys.sorted())) }
-        if event != .start {
+        if !event.isStart {
             if attributesType != nil { hints.append(.startOnlyKey("attributes-type", event: event)) }
             if attributes != nil { hints.append(.startOnlyKey("attributes", event: event)) }
             if inputPushToken { hints.append(.startOnlyKey("input-push-token", event: event)) }
             if inputPushChannel != nil { hints.append(.startOnlyKey("input-push-channel", event: event)) }
         }
-        if event != .end, dismissalDate != nil { hints.append(.dismissalDateNotOnEnd(event: event)) }
+        if !event.isEnd, dismissalDate != nil { hints.append(.dismissalDateNotOnEnd(event: event)) }
         return hints
     }
 }

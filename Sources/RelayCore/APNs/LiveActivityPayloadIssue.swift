@@ -42,7 +42,7 @@ extension LiveActivityPayload {
                     dropsPush: true))
             return issues
         }
-        if event == .start {
+        if event.isStart {
             if alert == nil {
                 issues.append(
                     LiveActivityPayloadIssue(
@@ -64,7 +64,7 @@ extension LiveActivityPayload {
             }
         }
         if contentState == nil {
-            if event == .end {
+            if event.isEnd {
                 issues.append(
                     LiveActivityPayloadIssue(
                         code: "endWithoutContentState",

@@ -134,9 +134,9 @@ extension DeviceEmulator {
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
             hints.append(.text(dropped.message))
-            return .success(payload.event == .start || !payload.event.isKnown ? .ignored : .dropped)
+            return .success(payload.event.isStart || !payload.event.isKnown ? .ignored : .dropped)
         }
-        if payload.event == .start {
+        if payload.event.isStart {
             hints.append("a start push to an activity's update token is ignored; starts go to push-to-start tokens")
             return .success(.ignored)
         }
@@ -150,7 +150,7 @@ extension DeviceEmulator {
             if !differences.isEmpty { hints.append(APNsHint.contentStateShapeChanged(differences).note) }
         }
         let rules = rules
-        if payload.event == .end {
+        if payload.event.isEnd {
             let outcome = activities[position: position].end(
                 content: payload.contentState.map(JSONValue.object),
                 dismissalPolicy: .fromPush(dismissalDate: payload.dismissalDate, at: now),
@@ -238,7 +238,7 @@ extension DeviceEmulator {
         }
         if let refusal = admitBurst(token: token, at: now) { return .failure(refusal) }
         let payload = push.payload
-        guard payload.event == .start else {
+        guard payload.event.isStart else {
             hints.append("push-to-start tokens only start activities; '\(payload.event.rawValue)' is ignored")
             return .success(.ignored)
         }

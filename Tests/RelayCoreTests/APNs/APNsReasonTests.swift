@@ -56,6 +56,28 @@ final class APNsReasonTests: XCTestCase {
         XCTAssertFalse(APNsPushType(rawValue: "liveactivit").isLiveActivityIgnoringCase)
     }
 
+    func testEventsCompareByValue() {
+        let known: [LiveActivityEvent] = [.start, .update, .end]
+        for (i, left) in known.enumerated() {
+            XCTAssertTrue(left.isKnown)
+            for (j, right) in known.enumerated() {
+                XCTAssertEqual(left == right, i == j, "\(left) == \(right)")
+            }
+            // Read from text, as a payload's `event` is.
+            let read = LiveActivityEvent(rawValue: String(decoding: Array(left.rawValue.utf8), as: UTF8.self))
+            XCTAssertEqual(read, left)
+            XCTAssertEqual(read.hashValue, left.hashValue)
+        }
+        let unknown = ["pause", "Start", "UPDATE", "ends", "en", "", "start "].map(LiveActivityEvent.init(rawValue:))
+        for event in unknown {
+            XCTAssertFalse(event.isKnown, event.rawValue)
+            for other in known { XCTAssertNotEqual(event, other, event.rawValue) }
+            XCTAssertEqual(event, LiveActivityEvent(rawValue: event.rawValue))
+        }
+        XCTAssertNotEqual(LiveActivityEvent(rawValue: "pause"), LiveActivityEvent(rawValue: "stop"))
+        XCTAssertEqual(Set(known + known).count, 3)
+    }
+
     func testPriorityHeaderAcceptsOnlyTenFiveOne() {
         XCTAssertEqual(APNsPriority(header: "10"), .immediate)
         XCTAssertEqual(APNsPriority(header: "5"), .powerConsiderate)
