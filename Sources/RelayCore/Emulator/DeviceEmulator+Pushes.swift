@@ -99,7 +99,7 @@ extension DeviceEmulator {
             record.outcome = .rejected
             record.status = failure.status
             record.reason = failure.reason.rawValue
-            record.responseBody = failure.jsonBody
+            record.setResponseBody(of: failure)
         }
         // The refusal's message first, then the hints; written out when the record is read.
         if let error {

@@ -45,7 +45,27 @@ public struct PushRecord: Sendable, Hashable {
         var outcome: PushOutcome
         var hint: PushHint
         var activityId: String?
-        var responseBody: JSONValue?
+        var responseBody: ResponseBody?
+    }
+
+    /// The body sent with an error status: as it was given, or, for a refusal the emulator
+    /// answered, the error it comes from, whose body is built only when it is read (most records
+    /// are logged and streamed without their body being looked at under the emulator's lock).
+    private enum ResponseBody: Sendable, Hashable {
+        case json(JSONValue)
+        case refusal(APNsError)
+
+        var json: JSONValue {
+            switch self {
+            case .json(let body): body
+            case .refusal(let error): error.jsonBody
+            }
+        }
+
+        /// Equal when the bodies are, however they are kept.
+        static func == (left: ResponseBody, right: ResponseBody) -> Bool { left.json == right.json }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(json) }
     }
 
     public var apnsId: String {
@@ -120,9 +140,12 @@ public struct PushRecord: Sendable, Hashable {
     }
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
     public var responseBody: JSONValue? {
-        get { storage.value.responseBody }
-        set { storage.value.responseBody = newValue }
+        get { storage.value.responseBody?.json }
+        set { storage.value.responseBody = newValue.map(ResponseBody.json) }
     }
+
+    /// Sets `responseBody` to `error.jsonBody`, built when it is read.
+    mutating func setResponseBody(of error: APNsError) { storage.value.responseBody = .refusal(error) }
 
     public init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
@@ -150,7 +173,8 @@ public struct PushRecord: Sendable, Hashable {
             Storage(
                 apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
                 bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
-                outcome: outcome, hint: PushHint(hint), activityId: activityId, responseBody: responseBody))
+                outcome: outcome, hint: PushHint(hint), activityId: activityId,
+                responseBody: responseBody.map(ResponseBody.json)))
     }
 
     /// The record in the push-log shape.

@@ -47,4 +47,27 @@ final class PushNoteTests: XCTestCase {
         XCTAssertNotEqual(kept, APNsError(.unregistered, "another message", timestamp: at))
         XCTAssertNotEqual(kept, APNsError(.badDeviceToken, kept.message))
     }
+
+    /// A refusal's body kept as its error reads, compares and hashes as the body written out.
+    func testResponseBodyKeptAsItsErrorReadsAsTheBody() {
+        let gone = APNsError(.unregistered, note: .activityEnded(id: "x", at: at), timestamp: at + 0.25)
+        var kept = PushRecord(apnsId: "a", uniqueId: "u", receivedAt: at, status: 410, outcome: .rejected)
+        kept.setResponseBody(of: gone)
+        XCTAssertEqual(kept.responseBody, ["reason": "Unregistered", "timestamp": .int(1_767_254_400_250)])
+        let written = PushRecord(
+            apnsId: "a", uniqueId: "u", receivedAt: at, status: 410, outcome: .rejected,
+            responseBody: ["reason": "Unregistered", "timestamp": .int(1_767_254_400_250)])
+        XCTAssertEqual(kept, written)
+        XCTAssertEqual(kept.hashValue, written.hashValue)
+        XCTAssertEqual(kept.json, written.json)
+        XCTAssertEqual(kept.json["response"], written.responseBody)
+
+        var other = kept
+        other.setResponseBody(of: APNsError(.badDeviceToken, "no such token"))
+        XCTAssertEqual(other.responseBody, ["reason": "BadDeviceToken"])
+        XCTAssertNotEqual(other, written)
+        XCTAssertEqual(kept, written, "a copy that changed leaves the original alone")
+        other.responseBody = nil
+        XCTAssertNil(other.json["response"])
+    }
 }
