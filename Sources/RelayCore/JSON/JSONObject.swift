@@ -12,23 +12,37 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// One member.
     public typealias Element = (key: String, value: JSONValue)
 
-    private var members: [Element]
+    /// One member as kept. A struct rather than the `Element` tuple: an array of tuples is
+    /// destroyed through the runtime's generic walk of the tuple's fields, one of a struct by
+    /// code compiled for it, and every push frees a few objects' members.
+    struct Member: Sendable {
+        var key: String
+        var value: JSONValue
+    }
+
+    private var members: [Member]
 
     /// An empty object.
     public init() { members = [] }
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.init(members: elements.map { (key: $0.0, value: $0.1) })
+        self.init(kept: elements.map { Member(key: $0.0, value: $0.1) })
     }
 
     /// The members of a dictionary.
     public init(_ dictionary: [String: JSONValue]) {
-        self.init(members: dictionary.map { $0 })
+        self.init(kept: dictionary.map { Member(key: $0.key, value: $0.value) })
     }
 
     /// Members in any order; a repeated key keeps the value that comes last.
     public init(members unordered: [Element]) {
+        self.init(kept: unordered.map { Member(key: $0.key, value: $0.value) })
+    }
+
+    /// Members in any order, as the parser collects them; a repeated key keeps the value that
+    /// comes last.
+    init(kept unordered: [Member]) {
         members = unordered
         guard members.count > 1 else { return }
         // One pass over neighbours tells sorted and free of repeats apart from the rest: the
@@ -55,7 +69,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
             break
         }
         guard duplicates else { return }
-        var unique: [Element] = []
+        var unique: [Member] = []
         unique.reserveCapacity(members.count)
         for member in members {
             if let last = unique.last, Self.compare(last.key, member.key) == 0 {
@@ -69,7 +83,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// A stable sort in place for the few members of a typical object; already sorted input
     /// (what the relay itself writes) costs one comparison per member.
-    private static func insertionSort(_ members: UnsafeMutableBufferPointer<Element>) {
+    private static func insertionSort(_ members: UnsafeMutableBufferPointer<Member>) {
         guard let base = members.baseAddress else { return }
         for i in 1..<members.count where compare(base[i - 1].key, base[i].key) > 0 {
             let item = (base + i).move()
@@ -86,7 +100,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     public var startIndex: Int { 0 }
     public var endIndex: Int { members.count }
-    public subscript(position: Int) -> Element { members[position] }
+    public subscript(position: Int) -> Element {
+        let member = members[position]
+        return (member.key, member.value)
+    }
 
     // MARK: Members by key
 
@@ -100,7 +117,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
             switch (find(key), newValue) {
             case (.found(let index), let value?): members[index].value = value
             case (.found(let index), nil): members.remove(at: index)
-            case (.insert(let index), let value?): members.insert((key, value), at: index)
+            case (.insert(let index), let value?): members.insert(Member(key: key, value: value), at: index)
             case (.insert, nil): break
             }
         }

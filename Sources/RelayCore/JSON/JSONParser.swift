@@ -166,7 +166,7 @@ struct JSONParser {
             size = 2
             return .object(JSONObject())
         }
-        var members: [JSONObject.Element] = []
+        var members: [JSONObject.Member] = []
         members.reserveCapacity(Self.initialCapacity)
         var memberSum: UInt64 = 0
         var total = 1  // `{`, then each member (key, `:`, value) with the `,` or `}` after it
@@ -193,7 +193,7 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            members.append((key, try parseValue(depth: depth + 1)))
+            members.append(JSONObject.Member(key: key, value: try parseValue(depth: depth + 1)))
             if hashesMembers { memberSum &+= JSONShape.member(key: keyHash, value: shape) }
             total += keySize + 1 + size + 1
             skipWhitespace()
@@ -203,7 +203,7 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                let object = JSONObject(members: members)  // a repeated key: last wins
+                let object = JSONObject(kept: members)  // a repeated key: last wins
                 if let shapeDepth {
                     if shapeDepth >= JSONShape.maxDepth {
                         shape = JSONShape.objectUnseen
