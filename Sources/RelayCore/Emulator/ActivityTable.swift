@@ -45,6 +45,9 @@ public struct ActivityTable: Sendable {
     /// activity next changes.
     func snapshot(position: Int) -> ActivitySnapshot { storage[position] }
 
+    /// `nextDeadline` of the activity at `position`, read where it is kept.
+    func nextDeadline(position: Int) -> UnixSeconds? { storage[position].nextDeadline }
+
     /// Stores `activity` in place of the one with its ID, or after the others; its position.
     @discardableResult
     mutating func store(_ activity: LiveActivity) -> Int {
@@ -78,4 +81,26 @@ final class ActivitySnapshot: @unchecked Sendable {
     @exclusivity(unchecked) fileprivate(set) var activity: LiveActivity
 
     init(_ activity: LiveActivity) { self.activity = activity }
+
+    /// `body`'s answer about the activity, read where it is kept.
+    ///
+    /// `snapshot.activity.id` copies the whole activity (a dozen retains, as many releases)
+    /// before it reads one field: the compiler cannot lend out a struct stored in a class, which
+    /// any holder of the object could change meanwhile. Through an exclusive access (which
+    /// costs nothing here, see `activity`) it can, and nothing is copied. `body` only reads.
+    func read<Result>(_ body: (borrowing LiveActivity) -> Result) -> Result {
+        Self.inPlace(&activity) { body($0) }
+    }
+
+    private static func inPlace<Result>(
+        _ activity: inout LiveActivity, _ body: (inout LiveActivity) -> Result
+    ) -> Result {
+        body(&activity)
+    }
+
+    var id: String { read { $0.id } }
+    var deviceId: String { read { $0.deviceId } }
+    var bundleId: String { read { $0.bundleId } }
+    var state: ActivityState { read { $0.state } }
+    var nextDeadline: UnixSeconds? { read { $0.nextDeadline } }
 }

@@ -206,7 +206,7 @@ extension DeviceEmulator {
         case .rejectedEnded(let endedAt):
             return .failure(
                 APNsError(
-                    .unregistered, String.joined("activity ", snapshot.activity.id, " has ended"), timestamp: endedAt))
+                    .unregistered, String.joined("activity ", snapshot.id, " has ended"), timestamp: endedAt))
         case .rejectedTooLarge(let bytes, let limit):
             return Self.dropped(tooLarge: bytes, limit: limit, hints: &hints)
         case .rejectedInvalid(let field):

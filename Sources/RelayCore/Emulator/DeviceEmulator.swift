@@ -154,7 +154,7 @@ public struct DeviceEmulator: Sendable {
     @discardableResult
     mutating func saveActivity(at position: Int) -> ActivitySnapshot {
         let snapshot = activities.snapshot(position: position)
-        deadlines.schedule(.activity(position), at: snapshot.activity.nextDeadline)
+        deadlines.schedule(.activity(position), at: snapshot.nextDeadline)
         effects.write(DocumentWrite(activity: snapshot))
         return snapshot
     }

@@ -16,25 +16,25 @@ public struct DocumentWrite: Sendable, Hashable {
     }
     public var id: String {
         switch storage {
-        case .activity(let snapshot): snapshot.activity.id
+        case .activity(let snapshot): snapshot.id
         case .members(let members): members.id
         }
     }
     public var deviceId: String? {
         switch storage {
-        case .activity(let snapshot): snapshot.activity.deviceId
+        case .activity(let snapshot): snapshot.deviceId
         case .members(let members): members.deviceId
         }
     }
     public var bundleId: String? {
         switch storage {
-        case .activity(let snapshot): snapshot.activity.bundleId
+        case .activity(let snapshot): snapshot.bundleId
         case .members(let members): members.bundleId
         }
     }
     public var state: String? {
         switch storage {
-        case .activity(let snapshot): snapshot.activity.state.rawValue
+        case .activity(let snapshot): snapshot.state.rawValue
         case .members(let members): members.state
         }
     }

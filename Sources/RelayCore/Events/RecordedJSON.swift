@@ -15,7 +15,7 @@ enum RecordedJSON: Sendable {
     var json: JSONValue {
         switch self {
         case .json(let value): return value
-        case .activity(let snapshot): return snapshot.activity.json
+        case .activity(let snapshot): return snapshot.read { $0.json }
         case .alarm(let alarm): return alarm.json
         case .push(let record): return record.json
         }

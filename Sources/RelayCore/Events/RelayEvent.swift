@@ -12,21 +12,21 @@ public struct RelayEvent: Sendable, Hashable {
     public var at: UnixSeconds
     public var deviceId: String? {
         switch routing {
-        case .activity: snapshot?.activity.deviceId
+        case .activity: snapshot?.deviceId
         case .push(let deviceId): deviceId
         case .fields(let fields): fields.deviceId
         }
     }
     public var bundleId: String? {
         switch routing {
-        case .activity: snapshot?.activity.bundleId
+        case .activity: snapshot?.bundleId
         case .push: record?.bundleId
         case .fields(let fields): fields.bundleId
         }
     }
     public var activityId: String? {
         switch routing {
-        case .activity: snapshot?.activity.id
+        case .activity: snapshot?.id
         case .push: record?.activityId
         case .fields(let fields): fields.activityId
         }

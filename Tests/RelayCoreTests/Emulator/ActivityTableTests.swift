@@ -57,6 +57,31 @@ final class ActivityTableTests: XCTestCase {
         XCTAssertEqual(table["a"]?.contentState, Fixture.content(8))
     }
 
+    /// What a snapshot reads in place is its activity's, and reading changes nothing.
+    func testASnapshotReadsItsActivityInPlace() {
+        var table = ActivityTable()
+        var activity = Fixture.activity(id: "a")
+        activity.staleDate = Fixture.t0 + 90
+        let position = table.store(activity)
+        let snapshot = table.snapshot(position: position)
+        XCTAssertEqual(snapshot.id, "a")
+        XCTAssertEqual(snapshot.deviceId, activity.deviceId)
+        XCTAssertEqual(snapshot.bundleId, activity.bundleId)
+        XCTAssertEqual(snapshot.state, activity.state)
+        XCTAssertEqual(snapshot.nextDeadline, Fixture.t0 + 90)
+        XCTAssertEqual(snapshot.nextDeadline, activity.nextDeadline)
+        XCTAssertEqual(snapshot.read { $0.json }, activity.json)
+        XCTAssertEqual(snapshot.activity, activity, "reading leaves it as it was")
+        XCTAssertTrue(table.snapshot(position: position) === snapshot)
+
+        _ = table[position: position].end(
+            content: nil, dismissalPolicy: .immediate, timestamp: nil, rules: .defaults, at: Fixture.t0 + 5)
+        let ended = table.snapshot(position: position)
+        XCTAssertEqual(ended.state, .dismissed)
+        XCTAssertNil(ended.nextDeadline)
+        XCTAssertEqual(snapshot.state, activity.state, "the snapshot held before the end is unchanged")
+    }
+
     /// A copy of the table (of the emulator) is a value: changing one leaves the other as it was.
     func testCopiesOfTheTableAreIndependent() {
         var table = ActivityTable()
