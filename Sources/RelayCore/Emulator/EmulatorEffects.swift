@@ -130,7 +130,7 @@ public struct EmulatorEffects: Sendable {
     public private(set) var documents: [DocumentWrite] = []
     /// Index of each document in `documents`, built only once there are more than a few: a push
     /// writes one or two, which a scan finds faster than a hash of the ID.
-    private var documentIndex: [DocumentKey: Int] = [:]
+    private var documentIndex = [DocumentKey: Int]()
 
     private struct DocumentKey: Hashable, Sendable {
         var kind: DocumentKind

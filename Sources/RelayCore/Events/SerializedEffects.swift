@@ -61,7 +61,7 @@ private struct SubjectCache {
 /// two, which a scan finds faster than hashing a 36-character ID; past a few, an index is kept.
 private struct SerializedSubjects<Subject> {
     private var entries: [(id: String, subject: Subject, bytes: [UInt8])] = []
-    private var index: [String: Int] = [:]
+    private var index = [String: Int]()
     private static var scanLimit: Int { 8 }
 
     /// The bytes of `subject` (whose ID is `id`): the cached ones when it equals the last state

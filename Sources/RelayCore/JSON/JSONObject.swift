@@ -27,6 +27,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        // `[:]` is common (an event's `extra`, a default argument): nothing to map or sort.
+        guard !elements.isEmpty else {
+            self.init()
+            return
+        }
         self.init(kept: elements.map { Member(key: $0.0, value: $0.1) })
     }
 
