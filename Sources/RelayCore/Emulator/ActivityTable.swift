@@ -45,9 +45,6 @@ public struct ActivityTable: Sendable {
     /// activity next changes.
     func snapshot(position: Int) -> ActivitySnapshot { storage[position] }
 
-    /// `nextDeadline` of the activity at `position`, read where it is kept.
-    func nextDeadline(position: Int) -> UnixSeconds? { storage[position].nextDeadline }
-
     /// Stores `activity` in place of the one with its ID, or after the others; its position.
     @discardableResult
     mutating func store(_ activity: LiveActivity) -> Int {
