@@ -35,7 +35,7 @@ public struct ActivityTable: Sendable {
         _modify {
             // A snapshot someone else holds (an event, a document) keeps the state it recorded.
             if !isKnownUniquelyReferenced(&storage[position]) {
-                storage[position] = ActivitySnapshot(storage[position].activity)
+                storage[position] = ActivitySnapshot(storage[position].activity, position: position)
             }
             yield &storage[position].activity
         }
@@ -52,11 +52,11 @@ public struct ActivityTable: Sendable {
             if isKnownUniquelyReferenced(&storage[position]) {
                 storage[position].activity = activity
             } else {
-                storage[position] = ActivitySnapshot(activity)
+                storage[position] = ActivitySnapshot(activity, position: position)
             }
             return position
         }
-        storage.append(ActivitySnapshot(activity))
+        storage.append(ActivitySnapshot(activity, position: storage.count))
         positions[activity.id] = storage.count - 1
         return storage.count - 1
     }
@@ -76,8 +76,15 @@ final class ActivitySnapshot: @unchecked Sendable {
     /// Exclusivity unchecked, as in `CopyOnWrite.Box`: no two accesses can overlap, for the
     /// reason above, and checking each at run time costs a call per read.
     @exclusivity(unchecked) fileprivate(set) var activity: LiveActivity
+    /// The activity's position in the table that made the snapshot: snapshots of one emulator's
+    /// activity share it, those of two activities never do. The effects of a command tell an
+    /// activity's document from another's by it, with no comparison of IDs.
+    let position: Int
 
-    init(_ activity: LiveActivity) { self.activity = activity }
+    fileprivate init(_ activity: LiveActivity, position: Int) {
+        self.activity = activity
+        self.position = position
+    }
 
     /// `body`'s answer about the activity, read where it is kept.
     ///

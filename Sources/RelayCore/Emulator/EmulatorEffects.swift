@@ -103,6 +103,17 @@ public struct DocumentWrite: Sendable, Hashable {
         storage = .activity(snapshot)
     }
 
+    /// Whether both write the same document (of one emulator's command): two activities' by
+    /// their position in its table, which an ID names too, anything else by kind and ID.
+    func isSameDocument(as other: DocumentWrite) -> Bool {
+        switch (storage, other.storage) {
+        case (.activity(let one), .activity(let other)): one.position == other.position
+        case (.members(let one), .members(let other)): one.kind == other.kind && one.id == other.id
+        case (.activity(let snapshot), .members(let members)), (.members(let members), .activity(let snapshot)):
+            members.kind == .activity && members.id == snapshot.id
+        }
+    }
+
     /// Writes are equal when every member and the body's JSON are, however the body is kept.
     public static func == (lhs: DocumentWrite, rhs: DocumentWrite) -> Bool {
         lhs.kind == rhs.kind && lhs.id == rhs.id && lhs.deviceId == rhs.deviceId && lhs.bundleId == rhs.bundleId
@@ -153,7 +164,7 @@ public struct EmulatorEffects: Sendable {
 
     mutating func write(_ document: consuming DocumentWrite) {
         if documents.count <= Self.scanLimit {
-            if let index = documents.firstIndex(where: { $0.kind == document.kind && $0.id == document.id }) {
+            if let index = documents.firstIndex(where: { $0.isSameDocument(as: document) }) {
                 documents[index] = consume document
                 return
             }

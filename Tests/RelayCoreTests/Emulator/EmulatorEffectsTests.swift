@@ -140,6 +140,37 @@ final class EmulatorEffectsTests: XCTestCase {
         XCTAssertEqual(effects.documents.map { $0.body?["contentState"] }, [["n": 2]])
     }
 
+    /// Pushes to two activities in one batch: one document each, in the order first touched, with
+    /// each activity's last state (documents are told apart by the activity, not by their state).
+    func testTwoActivitiesInOneBatchWriteOneDocumentEach() throws {
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
+        let device = emulator.createDevice(keyHash: "k", at: t0)
+        let first = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
+        let second = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
+        _ = emulator.takeEffects()
+        for (n, activity) in [first, first, second, first].enumerated() {
+            let aps: JSONValue = [
+                "event": "update", "timestamp": .number(t0 + Double(n + 1)),
+                "content-state": ["n": .int(Int64(n + 1))],
+            ]
+            let request = try LiveActivityPushRequest.validate(
+                method: "POST", path: "/3/device/" + XCTUnwrap(activity.pushToken),
+                headers: APNsHeaderFields([
+                    ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                    ("apns-priority", "10"),
+                ]),
+                body: JSONValue.object(["aps": aps]).serialized(), authenticate: { _ in nil },
+                authorizeBundle: { _ in nil }
+            ).get()
+            let context = PushContext(apnsId: "a", uniqueId: "u\(n)", headers: [:], payload: aps)
+            XCTAssertEqual(emulator.deliver(request, context: context, at: t0 + Double(n + 1)).status, 200)
+        }
+        let documents = emulator.takeEffects().documents
+        XCTAssertEqual(documents.map(\.id), [first.id, second.id])
+        XCTAssertEqual(documents.map { $0.body?["contentState"] }, [["n": 4], ["n": 3]])
+        XCTAssertEqual(documents.map(\.kind), [.activity, .activity])
+    }
+
     func testRecordedEventsEqualTheSameEventBuiltFromJSON() throws {
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
         let device = emulator.createDevice(keyHash: "k", at: t0)
