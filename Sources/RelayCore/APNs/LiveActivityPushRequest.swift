@@ -21,6 +21,7 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
         set {
             parts.value.payload = newValue
             parts.value.hints = headers.hints + newValue.hints
+            parts.value.update = newValue.activityUpdate
         }
     }
 
@@ -35,12 +36,16 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
         var payload: LiveActivityPayload
         /// `headers.hints + payload.hints`, kept with them by the initializer and the setters.
         var hints: [APNsHint]
+        /// `payload.activityUpdate`, kept with it likewise.
+        var update: ActivityUpdate
     }
 
     /// A request from checked parts.
     public init(deviceToken: APNsDeviceToken, headers: DevicePushHeaders, payload: LiveActivityPayload) {
         parts = CopyOnWrite(
-            Parts(deviceToken: deviceToken, headers: headers, payload: payload, hints: headers.hints + payload.hints))
+            Parts(
+                deviceToken: deviceToken, headers: headers, payload: payload, hints: headers.hints + payload.hints,
+                update: payload.activityUpdate))
     }
 
     /// The app the push is for.
@@ -54,4 +59,8 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
     /// Worked out when the request is made (on the server, when it is validated, outside the
     /// emulator's lock).
     public var hints: [APNsHint] { parts.value.hints }
+
+    /// What an `update` or `end` push shows: `payload.activityUpdate`, made when the request is
+    /// (on the server, when it is validated, outside the emulator's lock).
+    var update: ActivityUpdate { parts.value.update }
 }

@@ -177,7 +177,7 @@ extension DeviceEmulator {
         // activities), so the push needs no lookup of the device.
         let frequentPushes = activities[position: position].updateBudget.frequentPushesEnabled
         let outcome = activities[position: position].update(
-            payload.activityUpdate, source: .push(priority: push.priority.rawValue),
+            push.update, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: frequentPushes, rules: rules, at: now)
         return pushOutcome(of: outcome, activity: saveActivity(at: position), hints: &hints, at: now)
     }
@@ -277,7 +277,7 @@ extension DeviceEmulator {
         }
         device.pushToStartBudgets[bundleId] = budget
         save(device)
-        let content = payload.activityUpdate
+        let content = push.update
         do {
             let activity = try begin(
                 deviceId: deviceId, bundleId: bundleId, attributesType: attributesType,

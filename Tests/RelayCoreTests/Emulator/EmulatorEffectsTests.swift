@@ -171,6 +171,37 @@ final class EmulatorEffectsTests: XCTestCase {
         XCTAssertEqual(documents.map(\.kind), [.activity, .activity])
     }
 
+    /// A request's payload changed after validation (whole, or one member in place) is what the
+    /// device shows: the update the request carries follows its payload.
+    func testAChangedPayloadIsWhatTheDeviceShows() throws {
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
+        let device = emulator.createDevice(keyHash: "k", at: t0)
+        let activity = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
+        let token = try XCTUnwrap(activity.pushToken)
+        var request = try LiveActivityPushRequest.validate(
+            method: "POST", path: "/3/device/" + token,
+            headers: APNsHeaderFields([
+                ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+            ]),
+            body: JSONValue.object([
+                "aps": ["event": "update", "timestamp": .number(t0 + 1), "content-state": ["n": 1]]
+            ])
+            .serialized(),
+            authenticate: { _ in nil }, authorizeBundle: { _ in nil }
+        ).get()
+        request.payload = LiveActivityPayload(
+            event: .update, timestamp: t0 + 1, contentState: ["n": 2], staleDate: t0 + 60)
+        let context = PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: .null)
+        XCTAssertEqual(emulator.deliver(request, context: context, at: t0 + 1).status, 200)
+        XCTAssertEqual(emulator.activities[activity.id]?.contentState, ["n": 2])
+        XCTAssertEqual(emulator.activities[activity.id]?.staleDate, t0 + 60)
+
+        request.payload.contentState = ["n": 3]
+        request.payload.timestamp = t0 + 2
+        XCTAssertEqual(emulator.deliver(request, context: context, at: t0 + 2).status, 200)
+        XCTAssertEqual(emulator.activities[activity.id]?.contentState, ["n": 3])
+    }
+
     func testRecordedEventsEqualTheSameEventBuiltFromJSON() throws {
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: t0)
         let device = emulator.createDevice(keyHash: "k", at: t0)
