@@ -71,7 +71,7 @@ extension LiveActivityPayload {
                     attributes: try aps.object(aps.attributes, Key.attributes),
                     inputPushToken: try aps.flag(aps.inputPushToken, Key.inputPushToken),
                     inputPushChannel: try aps.string(aps.inputPushChannel, Key.inputPushChannel),
-                    otherAPSKeys: aps.others, customKeys: customKeys ?? JSONObject()))
+                    otherAPSKeys: aps.others, customKeys: customKeys ?? [:]))
         } catch {
             return .failure(error)
         }
@@ -111,7 +111,7 @@ extension LiveActivityPayload {
         var inputPushToken: JSONValue?
         var inputPushChannel: JSONValue?
         /// Members that are not ActivityKit keys.
-        var others = JSONObject()
+        var others: JSONObject = [:]
         /// `contentState`'s `JSONShape` fingerprint and compact JSON size when the parser took them
         /// (an object read member by member); nil when they must be taken from the value.
         var contentStateShape: UInt64?

@@ -94,8 +94,8 @@ public struct LiveActivityPayload: Sendable, Hashable {
         event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject? = nil,
         staleDate: UnixSeconds? = nil, dismissalDate: UnixSeconds? = nil, relevanceScore: Double? = nil,
         alert: LiveActivityAlert? = nil, attributesType: String? = nil, attributes: JSONObject? = nil,
-        inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = JSONObject(),
-        customKeys: JSONObject = JSONObject()
+        inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = [:],
+        customKeys: JSONObject = [:]
     ) {
         self.init(
             event: event, timestamp: timestamp, contentState: contentState,

@@ -130,8 +130,7 @@ public struct DeviceEmulator: Sendable {
     /// Records an activity event carrying the activity as `save` just recorded it (`snapshot`),
     /// shared with its document rather than copied again.
     mutating func emit(
-        _ type: RelayEventType, activity snapshot: ActivitySnapshot, at time: UnixSeconds,
-        extra: JSONObject = JSONObject()
+        _ type: RelayEventType, activity snapshot: ActivitySnapshot, at time: UnixSeconds, extra: JSONObject = [:]
     ) {
         emit(RelayEvent(type: type, at: time, activity: snapshot, extra: extra))
     }

@@ -98,7 +98,7 @@ public struct RelayEvent: Sendable, Hashable {
     public init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
         activityId: String? = nil, alarmId: String? = nil, subjectKey: String, subject: JSONValue,
-        extra: JSONObject = JSONObject()
+        extra: JSONObject = [:]
     ) {
         self.init(
             type: type, at: at, deviceId: deviceId, bundleId: bundleId, activityId: activityId, alarmId: alarmId,
@@ -109,7 +109,7 @@ public struct RelayEvent: Sendable, Hashable {
     /// An event whose subject JSON is built from `source` when read.
     init(
         type: RelayEventType, at: UnixSeconds, deviceId: String?, bundleId: String?, activityId: String? = nil,
-        alarmId: String? = nil, subjectKey: String, source: RecordedJSON, extra: JSONObject = JSONObject()
+        alarmId: String? = nil, subjectKey: String, source: RecordedJSON, extra: JSONObject = [:]
     ) {
         self.seq = 0
         self.type = type
@@ -124,7 +124,7 @@ public struct RelayEvent: Sendable, Hashable {
 
     /// An event about the activity in `snapshot`, which is its subject and names its device,
     /// bundle and ID.
-    init(type: RelayEventType, at: UnixSeconds, activity snapshot: ActivitySnapshot, extra: JSONObject = JSONObject()) {
+    init(type: RelayEventType, at: UnixSeconds, activity snapshot: ActivitySnapshot, extra: JSONObject = [:]) {
         self.seq = 0
         self.type = type
         self.at = at
@@ -140,7 +140,7 @@ public struct RelayEvent: Sendable, Hashable {
         self.type = type
         self.at = at
         self.source = .push(record)
-        self.extra = JSONObject()
+        self.extra = [:]
         routing = .push(deviceId: deviceId)
     }
 

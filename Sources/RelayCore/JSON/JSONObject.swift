@@ -26,12 +26,20 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public init() { members = [] }
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
+    ///
+    /// `[:]` is common (an event's `extra`, a default argument) and is made where it is written,
+    /// with nothing to map or sort: only a literal with members calls out.
+    @inline(__always)
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        // `[:]` is common (an event's `extra`, a default argument): nothing to map or sort.
-        guard !elements.isEmpty else {
+        if elements.isEmpty {
             self.init()
-            return
+        } else {
+            self.init(literalMembers: elements)
         }
+    }
+
+    /// The members of a literal that has some.
+    private init(literalMembers elements: [(String, JSONValue)]) {
         self.init(kept: elements.map { Member(key: $0.0, value: $0.1) })
     }
 
