@@ -147,6 +147,15 @@ public struct LiveActivityPayload: Sendable, Hashable {
         var customKeys: JSONObject
     }
 
+    /// The content this payload asks the device to show (a request keeps it, see
+    /// `LiveActivityPushRequest.update`).
+    var activityUpdate: ActivityUpdate {
+        ActivityUpdate(
+            contentState: .object(contentState ?? [:]), contentStateBytes: contentStateBytes,
+            contentStateShape: contentStateShape, staleDate: staleDate, relevanceScore: relevanceScore,
+            alert: alert?.json, timestamp: timestamp)
+    }
+
     /// The compact JSON size of `contentState`, or of `{}` when it is nil (see `activityUpdate`).
     static func bytes(of contentState: JSONObject?) -> Int {
         contentState.map { ActivityDataSize.bytes(of: .object($0)) } ?? 2

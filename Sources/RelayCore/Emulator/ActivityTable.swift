@@ -107,4 +107,9 @@ final class ActivitySnapshot: @unchecked Sendable {
     var bundleId: String { read { $0.bundleId } }
     var state: ActivityState { read { $0.state } }
     var nextDeadline: UnixSeconds? { read { $0.nextDeadline } }
+
+    /// Whether both record the same state: the same snapshot, or equal activities.
+    func recordsSameState(as other: ActivitySnapshot) -> Bool {
+        self === other || read { mine in other.read { mine == $0 } }
+    }
 }

@@ -311,13 +311,3 @@ extension DeviceEmulator {
         value?.plainText ?? "none"
     }
 }
-
-extension LiveActivityPayload {
-    /// The content this payload asks the device to show.
-    var activityUpdate: ActivityUpdate {
-        ActivityUpdate(
-            contentState: .object(contentState ?? [:]), contentStateBytes: contentStateBytes,
-            contentStateShape: contentStateShape, staleDate: staleDate, relevanceScore: relevanceScore,
-            alert: alert?.json, timestamp: timestamp)
-    }
-}

@@ -48,8 +48,7 @@ private struct SubjectCache {
         case .json(let value): return value.serialized()
         case .activity(let snapshot):
             return activities.bytes(
-                snapshot, id: snapshot.id,
-                same: { left, right in left === right || left.read { kept in right.read { kept == $0 } } },
+                snapshot, id: snapshot.id, same: { $0.recordsSameState(as: $1) },
                 serialize: { $0.read { $0.serializedJSON() } })
         case .alarm(let alarm): return alarms.bytes(alarm, id: alarm.id, same: ==) { $0.json.serialized() }
         case .push(let record): return record.serializedJSON()
