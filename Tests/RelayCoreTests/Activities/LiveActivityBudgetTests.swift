@@ -59,6 +59,26 @@ final class LiveActivityBudgetTests: XCTestCase {
         XCTAssertEqual(activity.counters.applied, 11)
     }
 
+    /// A held update is kept behind one shared reference; a copy that changes is its own, so an
+    /// activity's recorded snapshot keeps the held update it recorded.
+    func testACopyOfAHeldUpdateChangesAlone() {
+        let held = PendingUpdate(
+            update: Fixture.update(1, timestamp: nil), timestamp: t0, releaseAt: t0 + 60, reason: .budget)
+        var moved = held
+        moved.releaseAt = t0 + 120
+        moved.reason = .lowPriority
+        moved.update = Fixture.update(2, timestamp: t0 + 5)
+        XCTAssertEqual(held.releaseAt, t0 + 60)
+        XCTAssertEqual(held.reason, .budget)
+        XCTAssertEqual(held.update, Fixture.update(1, timestamp: t0))
+        XCTAssertEqual(held.timestamp, t0)
+        XCTAssertEqual(moved.timestamp, t0 + 5)
+        XCTAssertNotEqual(held, moved)
+        XCTAssertEqual(
+            held,
+            PendingUpdate(update: Fixture.update(1, timestamp: t0), timestamp: t0, releaseAt: t0 + 60, reason: .budget))
+    }
+
     func testHeldUpdateIsNotReplacedByAnOlderOne() {
         var activity = Fixture.activity()
         _ = push(&activity, count: 10, at: t0)
