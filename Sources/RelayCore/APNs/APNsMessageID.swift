@@ -16,7 +16,26 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
 
     /// True when every hex letter is lowercase, as Apple documents.
     public var isCanonicalLowercase: Bool {
-        !APNsASCII.withBytes(rawValue) { $0.contains(where: APNsASCII.isUppercaseHexLetter) }
+        APNsASCII.withBytes(rawValue) { bytes in
+            Self.byteClasses.withUnsafeBufferPointer { classes in
+                var seen: UInt8 = 0
+                for byte in bytes { seen |= classes[Int(byte)] }
+                return seen & ByteClass.uppercaseHexLetter == 0
+            }
+        }
+    }
+
+    /// The bits of `byteClasses`: a lowercase hex digit has none.
+    private enum ByteClass {
+        static let notHexDigit: UInt8 = 1
+        static let uppercaseHexLetter: UInt8 = 2
+    }
+
+    /// Every byte's `ByteClass`: one load a byte, where tests of ranges took a few branches.
+    private static let byteClasses: [UInt8] = (0...255).map { (value: Int) -> UInt8 in
+        let byte = UInt8(value)
+        if byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "F") { return ByteClass.uppercaseHexLetter }
+        return APNsASCII.isHexDigit(byte) ? 0 : ByteClass.notHexDigit
     }
 
     /// A lowercase UUID from 16 random bytes (the caller supplies the randomness), with the
@@ -47,12 +66,13 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
             guard bytes[8] == hyphen, bytes[13] == hyphen, bytes[18] == hyphen, bytes[23] == hyphen else {
                 return false
             }
-            // The five groups of digits, each a plain loop (no per-byte test of the position).
-            func digits(_ range: Range<Int>) -> Bool {
-                for offset in range where !APNsASCII.isHexDigit(bytes[offset]) { return false }
-                return true
+            // With those four hyphens in place, every other byte is a hex digit exactly when the
+            // four are the only bytes that are not.
+            var others = 0
+            byteClasses.withUnsafeBufferPointer { classes in
+                for byte in bytes { others &+= Int(classes[Int(byte)] & ByteClass.notHexDigit) }
             }
-            return digits(0..<8) && digits(9..<13) && digits(14..<18) && digits(19..<23) && digits(24..<36)
+            return others == 4
         }
     }
 }

@@ -127,6 +127,27 @@ final class APNsHeaderFieldsTests: XCTestCase {
         }
     }
 
+    /// Every byte value, at a digit's position and at a hyphen's: only hex digits (either case)
+    /// and the hyphen where it belongs pass; only `A`-`F` make a valid ID not lowercase.
+    func testMessageIDAcceptsExactlyTheHexDigitsAndReportsUppercaseLetters() {
+        let valid = Array("123e4567-e89b-12d3-a456-4266554400a0".utf8)
+        let hex = Set("0123456789abcdefABCDEF".utf8)
+        for value in 0...255 {
+            let byte = UInt8(value)
+            for offset in [0, 8, 35] {
+                var bytes = valid
+                bytes[offset] = byte
+                let text = String(decoding: bytes, as: UTF8.self)
+                let expected = offset == 8 ? byte == UInt8(ascii: "-") : hex.contains(byte)
+                XCTAssertEqual(APNsMessageID.isCanonicalForm(text), expected, "byte \(value) at \(offset)")
+                if expected {
+                    let uppercase = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F")
+                    XCTAssertEqual(APNsMessageID(rawValue: text).isCanonicalLowercase, !uppercase, "byte \(value)")
+                }
+            }
+        }
+    }
+
     /// `apns-expiration` is whole Unix seconds: up to Int64.max, leading zeros allowed, nothing else.
     func testExpirationReadsWholeSecondsOnly() {
         let accepted: [(String, Int64)] = [
