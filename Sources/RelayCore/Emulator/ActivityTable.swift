@@ -66,7 +66,7 @@ public struct ActivityTable: Sendable {
 /// snapshot, so serializing a batch recognises them by identity instead of comparing activities.
 ///
 /// It is also where `ActivityTable` keeps the activity. Recording the activity's state is then a
-/// reference to the object the table holds, not a copy of the activity (360 bytes and a dozen
+/// reference to the object the table holds, not a copy of the activity (224 bytes and a dozen
 /// retains). The table changes `activity` in place only while it holds the one reference (copy
 /// on write, `ActivityTable.subscript(position:)`); while any event or document holds the
 /// snapshot, the table first puts a copy in its place. So a snapshot that anyone else can see
