@@ -12,12 +12,6 @@ enum APNsASCII {
         }
     }
 
-    /// `A-F` only.
-    @inline(__always)
-    static func isUppercaseHexLetter(_ byte: UInt8) -> Bool {
-        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F")
-    }
-
     /// `0-9a-zA-Z`.
     @inline(__always)
     static func isAlphanumeric(_ byte: UInt8) -> Bool {
