@@ -60,6 +60,7 @@ private struct SubjectCache {
 /// two, which a scan finds faster than hashing a 36-character ID; past a few, an index is kept.
 private struct SerializedSubjects<Subject> {
     private var entries: [(id: String, subject: Subject, bytes: [UInt8])] = []
+    /// Made with `()`, not `[:]`, as `EmulatorEffects.documentIndex` is: one per serialized batch.
     private var index = [String: Int]()
     private static var scanLimit: Int { 8 }
 
