@@ -19,6 +19,7 @@ enum ActivityDataSize {
             for element in elements { total += bytes(of: element) }
             return total
         case .object(let members):
+            if let text = members.text { return text.count }
             var total = 2 + max(0, members.count - 1)
             for (key, member) in members { total += stringBytes(key) + 1 + bytes(of: member) }
             return total

@@ -20,10 +20,47 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         var value: JSONValue
     }
 
-    private var members: [Member]
+    /// How the members are kept: as values, or as the compact JSON they serialize to (a push's
+    /// content state, see `JSONObjectText`), read into values only when something asks for them.
+    private enum Storage: Sendable {
+        case values([Member])
+        case text(JSONObjectText)
+    }
+
+    private var storage: Storage
+
+    /// The members as values (read from the text once, when kept as text); changing them keeps
+    /// them as values from then on.
+    private var members: [Member] {
+        get {
+            switch storage {
+            case .values(let members): return members
+            case .text(let text): return text.object.members
+            }
+        }
+        _modify {
+            var members: [Member]
+            switch storage {
+            case .values(let values): members = values
+            case .text(let text): members = text.object.members
+            }
+            storage = .values([])  // so that `members` is the array's only reference while it changes
+            defer { storage = .values(members) }
+            yield &members
+        }
+    }
 
     /// An empty object.
-    public init() { members = [] }
+    public init() { storage = .values([]) }
+
+    /// The object whose compact JSON is `text`.
+    init(text: JSONObjectText) { storage = .text(text) }
+
+    /// The compact JSON of the object when it is kept as that text; nil when kept as values.
+    var text: [UInt8]? {
+        if case .text(let text) = storage { return text.bytes }
+        return nil
+    }
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
     ///
@@ -56,7 +93,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// Members in any order, as the parser collects them; a repeated key keeps the value that
     /// comes last.
     init(kept unordered: [Member]) {
-        members = unordered
+        storage = .values(unordered)
         guard members.count > 1 else { return }
         // One pass over neighbours tells sorted and free of repeats apart from the rest: the
         // usual case (what the relay itself writes) costs one comparison per member.
@@ -171,6 +208,8 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     // MARK: Equality
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+        // Text is canonical (`JSONObjectText`): equal objects have equal bytes.
+        if let left = lhs.text, let right = rhs.text { return left == right }
         guard lhs.members.count == rhs.members.count else { return false }
         for (left, right) in zip(lhs.members, rhs.members)
         where compare(left.key, right.key) != 0 || left.value != right.value {

@@ -74,7 +74,10 @@ struct JSONParser {
         case UInt8(ascii: "\""):
             shape = JSONShape.string
             return .string(try parseString())
-        case UInt8(ascii: "{"): return try parseObject(depth: depth)
+        case UInt8(ascii: "{"):
+            // The value a caller fingerprints (a push's content state) is kept as text when it can be.
+            if depth == shapeBase, let object = canonicalObject(depth: depth) { return object }
+            return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
@@ -247,7 +250,7 @@ extension JSONParser {
     ]
 
     /// Parses a number per the RFC grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    mutating func parseNumber() throws(JSONParseError) -> JSONValue {
         let start = index
         let end = bytes.count
         var i = index

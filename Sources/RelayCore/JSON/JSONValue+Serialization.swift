@@ -33,6 +33,10 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
+            if let text = members.text {
+                out.append(text)
+                return
+            }
             out.append(UInt8(ascii: "{"))
             for (position, member) in members.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
@@ -163,6 +167,16 @@ enum JSONWriter {
         }
     }
 
+    /// Whether `writeDouble` writes `number` as exactly `text`.
+    static func writes(_ number: Double, as text: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard number.isFinite else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
+            var sink = DigitSink(space: space)
+            number.write(to: &sink)
+            return !sink.overflowed && UnsafeBufferPointer(rebasing: space[..<sink.count]).elementsEqual(text)
+        }
+    }
+
     /// Collects the characters `Double.write(to:)` produces (at most 24 for any finite double).
     private struct DigitSink: TextOutputStream {
         static let capacity = 48
@@ -245,7 +259,7 @@ enum JSONWriter {
 
     /// ASCII that is written as is: printable, not `"` and not `\`.
     @inline(__always)
-    private static func isPlainASCII(_ byte: UInt8) -> Bool {
+    static func isPlainASCII(_ byte: UInt8) -> Bool {
         // Bit n of the mask is byte 64·word + n: 0x20...0x7F without 0x22 and 0x5C.
         let low: UInt64 = 0xFFFF_FFFB_0000_0000
         let high: UInt64 = 0xFFFF_FFFF_EFFF_FFFF

@@ -1,0 +1,187 @@
+import Dispatch
+import Synchronization
+import XCTest
+
+@testable import RelayCore
+
+/// A push's content state is kept as its compact JSON (`JSONObjectText`) when it is already in the
+/// form the serializer writes; it must then behave exactly as the same object kept as values.
+final class JSONObjectTextTests: XCTestCase {
+    /// The content state of a push whose `aps` carries `contentState` (JSON text), as the provider
+    /// API reads it, and the same object parsed into values.
+    private func read(_ contentState: String, file: StaticString = #filePath, line: UInt = #line) throws -> (
+        payload: LiveActivityPayload, values: JSONObject
+    ) {
+        let body = Array(#"{"aps":{"event":"update","timestamp":1,"content-state":\#(contentState)}}"#.utf8)
+        let payload = try LiveActivityPayload.decode(body).get()
+        let values = try XCTUnwrap(JSONValue(parsing: Array(contentState.utf8)).objectValue, file: file, line: line)
+        return (payload, values)
+    }
+
+    /// Everything a reader can see of the object is the same as for the values, and the measures
+    /// taken while reading it are those of the values.
+    private func assertSameObject(
+        _ payload: LiveActivityPayload, _ values: JSONObject, _ text: String,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
+        let object = try XCTUnwrap(payload.contentState, text, file: file, line: line)
+        XCTAssertEqual(object, values, text, file: file, line: line)
+        XCTAssertEqual(values, object, text, file: file, line: line)
+        XCTAssertEqual(
+            JSONValue.object(object).serialized(), JSONValue.object(values).serialized(), text, file: file, line: line)
+        XCTAssertEqual(Array(object.keys), Array(values.keys), text, file: file, line: line)
+        XCTAssertEqual(object.count, values.count, text, file: file, line: line)
+        for (key, value) in values { XCTAssertEqual(object[key], value, "\(text) \(key)", file: file, line: line) }
+        XCTAssertEqual(payload.contentStateShape, JSONShape.of(.object(values)), text, file: file, line: line)
+        XCTAssertEqual(
+            payload.contentStateBytes, ActivityDataSize.bytes(of: .object(values)), text, file: file, line: line)
+        XCTAssertEqual(
+            payload.contentStateBytes, JSONValue.object(values).serialized().count, text, file: file, line: line)
+        var left = Hasher()
+        var right = Hasher()
+        left.combine(object)
+        right.combine(values)
+        XCTAssertEqual(left.finalize(), right.finalize(), text, file: file, line: line)
+    }
+
+    func testCanonicalContentStatesAreKeptAsText() throws {
+        let canonical = [
+            "{}", #"{"a":1}"#, #"{"eta":-42,"status":"on the way","zone":null}"#,
+            #"{"A":true,"B":false,"a":0,"ab":[],"b":{}}"#,
+            #"{"away":3,"clock":"14:10","home":7,"lastPlay":"Play 12: pass complete for 5 yards","period":2}"#,
+            #"{"eta":1700000600,"phase":"enRoute","progress":0.505}"#,
+            #"{"big":999999999999999999,"d":1.5,"e":1e-05,"f":1e+16,"g":-0.25,"g1":1234567890123456789,"g2":-9223372036854775808,"h":0.0,"i":123456.789}"#,
+            #"{"list":[1,"two",[3.5],{"k":"v"}],"nested":{"a":{"b":{"c":[{"d":null}]}}}}"#,
+            #"{"chars":" !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~\#u{7F}"}"#,
+            // Whitespace between tokens, not inside strings: still canonical once removed.
+            " {\n \"a\" : [ 1 , 2 ] ,\t\"b\" : { \"c\" : \"x  y\" } } ",
+        ]
+        for text in canonical {
+            let (payload, values) = try read(text)
+            XCTAssertNotNil(payload.contentState?.text, "kept as values: \(text)")
+            XCTAssertEqual(payload.contentState?.text, JSONValue.object(values).serialized(), text)
+            try assertSameObject(payload, values, text)
+        }
+    }
+
+    /// Anything the serializer would write otherwise (or that is equal to a value written otherwise)
+    /// is kept as values, and reads the same as before.
+    func testOtherContentStatesAreKeptAsValues() throws {
+        let others = [
+            #"{"b":1,"a":2}"#, #"{"a":1,"a":2}"#, #"{"a\u0062":1}"#, #"{"a":"\n"}"#, #"{"a":"\/"}"#,
+            #"{"café":1}"#, #"{"a":"é"}"#, #"{"a":"\u2028"}"#, #"{"a":-0}"#, #"{"a":-0.0}"#, #"{"a":1.50}"#,
+            #"{"a":1E2}"#, #"{"a":1e2}"#, #"{"a":100.0e0}"#,
+            #"{"a":99999999999999999999}"#, #"{"a":0.1000}"#, #"{"a":{"y":1,"x":2}}"#, #"{"a":[{"b":1,"b":1}]}"#,
+            #"{"a":[1,"x\"y"]}"#,
+        ]
+        for text in others {
+            let (payload, values) = try read(text)
+            XCTAssertNil(payload.contentState?.text, "kept as text: \(text)")
+            try assertSameObject(payload, values, text)
+        }
+    }
+
+    /// Bad JSON inside a content state that starts out canonical gets the parser's own error.
+    func testBadJSONAfterACanonicalStartGetsTheParsersError() {
+        for text in [#"{"a":1,"b":}"#, #"{"a":1,"b":01}"#, #"{"a":[1,2}"#, #"{"a":1"#, #"{"a":tru}"#] {
+            let body = Array(#"{"aps":{"event":"update","timestamp":1,"content-state":\#(text)}}"#.utf8)
+            let general = LiveActivityPushRequest.checkBody(body) { try JSONValue(parsing: $0) }
+            guard case .failure(let expected) = general else { return XCTFail("accepted \(text)") }
+            guard case .failure(let error) = LiveActivityPushRequest.checkBody(body) else {
+                return XCTFail("accepted \(text)")
+            }
+            XCTAssertEqual(error, expected, text)
+        }
+    }
+
+    /// Generated objects: written by the serializer they are kept as text; with their keys shuffled
+    /// they are kept as values; both read the same.
+    func testGeneratedObjectsReadTheSameEitherWay() throws {
+        var random = SystemRandomNumberGenerator()
+        func scalar() -> JSONValue {
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: return .int(Int64.random(in: -1_000_000_000_000...1_000_000_000_000, using: &random))
+            case 1: return .double(Double(Int.random(in: -100_000...100_000, using: &random)) / 1000)
+            case 2: return .double(Double.random(in: -1e20...1e20, using: &random))
+            case 3:
+                return .string(
+                    ["", "a b", "x-y_z", "Play 7: a \"quote\"", "é", "line\nbreak"].randomElement(using: &random)!)
+            case 4: return .bool(Bool.random(using: &random))
+            default: return .null
+            }
+        }
+        func value(depth: Int) -> JSONValue {
+            guard depth < 3, Int.random(in: 0..<4, using: &random) == 0 else { return scalar() }
+            if Bool.random(using: &random) {
+                return .array((0..<Int.random(in: 0..<4, using: &random)).map { _ in value(depth: depth + 1) })
+            }
+            return .object(object(depth: depth + 1))
+        }
+        func object(depth: Int) -> JSONObject {
+            let keys = ["status", "eta", "driverName", "a", "B", "z9", "score", "é"]
+            return JSONObject(
+                members: keys.shuffled(using: &random).prefix(Int.random(in: 0...6, using: &random)).map {
+                    ($0, value(depth: depth))
+                })
+        }
+        for _ in 0..<400 {
+            let values = object(depth: 0)
+            let text = String(decoding: JSONValue.object(values).serialized(), as: UTF8.self)
+            let (payload, parsed) = try read(text)
+            XCTAssertEqual(parsed, values, text)
+            try assertSameObject(payload, values, text)
+            let plain = !text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
+            let negativeZero = text.contains("-0.0,") || text.contains("-0.0}") || text.contains("-0.0]")
+            XCTAssertEqual(payload.contentState?.text != nil, plain && !negativeZero, text)
+        }
+    }
+
+    /// Numbers with a fraction, of every length and size: those kept as text are written back as
+    /// they came (`assertSameObject` compares the bytes written with those of the values).
+    func testDecimalsKeptAsTextAreWrittenAsTheyCame() throws {
+        var random = SystemRandomNumberGenerator()
+        var keptAsText = 0
+        for _ in 0..<4000 {
+            let wholes = ["0", "-0", "1", "-7", "42", String(Int.random(in: 1...999_999_999_999_999, using: &random))]
+            let whole = wholes.randomElement(using: &random)!
+            let zeros = String(repeating: "0", count: Int.random(in: 0...4, using: &random))
+            let digits = String(UInt64.random(in: 0...UInt64.max, using: &random))
+            var fraction = zeros + digits.prefix(Int.random(in: 0...17, using: &random))
+            if fraction.isEmpty { fraction = "0" }
+            let text = "{\"n\":\(whole).\(fraction)}"
+            let (payload, values) = try read(text)
+            try assertSameObject(payload, values, text)
+            if payload.contentState?.text != nil { keptAsText += 1 }
+        }
+        XCTAssertGreaterThan(keptAsText, 500)
+    }
+
+    /// Changing an object kept as text changes a copy kept as values; the text stays as it was.
+    func testChangingATextObjectKeepsTheOriginal() throws {
+        let original = try XCTUnwrap(read(#"{"a":1,"b":[true]}"#).payload.contentState)
+        var changed = original
+        changed["c"] = "new"
+        changed["a"] = nil
+        XCTAssertEqual(changed, ["b": [true], "c": "new"])
+        XCTAssertNil(changed.text)
+        XCTAssertEqual(original, ["a": 1, "b": [true]])
+        XCTAssertEqual(original.text, Array(#"{"a":1,"b":[true]}"#.utf8))
+        var removed = original
+        XCTAssertEqual(removed.removeValue(forKey: "b"), [true])
+        XCTAssertEqual(removed, ["a": 1])
+        XCTAssertEqual(Set([JSONValue.object(original), .object(["a": 1, "b": [true]])]).count, 1)
+    }
+
+    /// The members are read from the text once, whichever thread asks first; every thread sees them.
+    func testMembersAreReadOnceForEveryThread() throws {
+        for _ in 0..<50 {
+            let object = try XCTUnwrap(read(#"{"a":1,"b":"two","c":[3]}"#).payload.contentState)
+            let seen = Mutex<[[String]]>([])
+            DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                let keys = Array(object.keys)
+                seen.withLock { $0.append(keys) }
+            }
+            XCTAssertEqual(seen.withLock { $0 }, Array(repeating: ["a", "b", "c"], count: 8))
+        }
+    }
+}
