@@ -83,9 +83,7 @@ public enum ContentStateShape {
         guard previous.count == new.count else { return false }
         // Both are sorted by key with no repeats, so the same keys stand in the same places: one
         // comparison per member instead of a search of `previous` for each.
-        for index in 0..<new.count {
-            let (key, value) = new[index]
-            let (oldKey, old) = previous[index]
+        for ((key, value), (oldKey, old)) in zip(new, previous) {
             guard JSONObject.compare(key, oldKey) == 0, sameShape(old, value, depth: depth + 1) else { return false }
         }
         return true

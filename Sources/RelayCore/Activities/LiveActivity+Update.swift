@@ -71,9 +71,10 @@ extension LiveActivity {
     /// A held update is always dropped: if older than the end its data is superseded by the final
     /// content, and if newer it would arrive after the end, which ActivityKit ignores. Ending never
     /// draws on the update budget. The activity is first brought up to `now`, as in `update`.
+    /// `contentShape`, when given, is `content`'s `ContentStateShape` fingerprint, taken when it was read.
     public mutating func end(
-        content: JSONValue?, dismissalPolicy: DismissalPolicy, timestamp: UnixSeconds?, rules: RelayRules,
-        at now: UnixSeconds
+        content: JSONValue?, contentShape: UInt64? = nil, dismissalPolicy: DismissalPolicy, timestamp: UnixSeconds?,
+        rules: RelayRules, at now: UnixSeconds
     ) -> ActivityEndOutcome {
         _ = advance(to: now, rules: rules)
         if let endedAt { return .rejectedEnded(endedAt: endedAt) }
@@ -86,7 +87,7 @@ extension LiveActivity {
             if bytes > rules.maxActivityDataBytes {
                 return .rejectedTooLarge(bytes: bytes, limit: rules.maxActivityDataBytes)
             }
-            show(content)
+            show(content, shape: contentShape)
         }
         lastTimestamp = timestamp
         dropPending()

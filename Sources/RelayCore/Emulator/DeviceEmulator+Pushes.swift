@@ -152,7 +152,7 @@ extension DeviceEmulator {
         let rules = rules
         if payload.event.isEnd {
             let outcome = activities[position: position].end(
-                content: payload.contentState.map(JSONValue.object),
+                content: payload.contentState.map(JSONValue.object), contentShape: payload.contentStateShape,
                 dismissalPolicy: .fromPush(dismissalDate: payload.dismissalDate, at: now),
                 timestamp: payload.timestamp, rules: rules, at: now)
             switch outcome {

@@ -155,6 +155,20 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         return (member.key, member.value)
     }
 
+    /// Iterates over the members array, fetched once (for an object kept as text, each
+    /// `subscript(position:)` finds the members read from it anew).
+    public func makeIterator() -> Iterator { Iterator(members: members.makeIterator()) }
+
+    /// The members in order, as `(key, value)`.
+    public struct Iterator: IteratorProtocol {
+        fileprivate var members: IndexingIterator<[Member]>
+
+        public mutating func next() -> Element? {
+            guard let member = members.next() else { return nil }
+            return (member.key, member.value)
+        }
+    }
+
     // MARK: Members by key
 
     /// The value of `key`; setting nil removes the member.

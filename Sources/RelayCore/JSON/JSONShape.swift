@@ -35,12 +35,14 @@ enum JSONShape {
         case .object(let members):
             guard depth < maxDepth else { return objectUnseen }
             var sum: UInt64 = 0
-            for index in members.indices {
-                var key = members[index].key
+            var count = 0
+            for (key, value) in members {
+                var key = key
                 let keyHash = key.withUTF8 { self.key($0) }
-                sum &+= member(key: keyHash, value: of(members[index].value, depth: depth + 1))
+                sum &+= member(key: keyHash, value: of(value, depth: depth + 1))
+                count += 1
             }
-            return object(count: members.count, memberSum: sum)
+            return object(count: count, memberSum: sum)
         }
     }
 

@@ -156,6 +156,39 @@ final class JSONObjectTextTests: XCTestCase {
         XCTAssertGreaterThan(keptAsText, 500)
     }
 
+    /// A push's content state reaches the activity as text, with the fingerprint taken when it
+    /// was read: on an update and on an end alike.
+    func testPushedContentStatesAreShownAsTextWithTheirFingerprint() throws {
+        let start: UnixSeconds = 1_767_225_600
+        var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: start)
+        let device = emulator.createDevice(keyHash: "h", at: start)
+        let activity = try emulator.startActivity(
+            body: [
+                "deviceId": .string(device.id), "bundleId": "com.example.app", "attributesType": "A",
+                "attributes": [:], "contentState": ["n": 0], "pushType": "token",
+            ], at: start)
+        let token = try XCTUnwrap(activity.pushToken)
+        for (offset, event) in ["update", "end"].enumerated() {
+            let time = start + Double(offset + 1)
+            let body =
+                #"{"aps":{"event":"\#(event)","timestamp":\#(Int(time)),"content-state":{"a":[1.5],"n":\#(offset)}}}"#
+            let request = try LiveActivityPushRequest.validate(
+                method: "POST", path: "/3/device/" + token,
+                headers: APNsHeaderFields([
+                    ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                ]),
+                body: Array(body.utf8), authenticate: { _ in nil }, authorizeBundle: { _ in nil }
+            ).get()
+            let context = PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: .null)
+            XCTAssertNil(emulator.deliver(request, context: context, at: time).error, event)
+            let shown = try XCTUnwrap(emulator.activities[activity.id])
+            XCTAssertEqual(shown.contentState, ["a": [1.5], "n": .int(Int64(offset))], event)
+            XCTAssertNotNil(shown.contentState.objectValue?.text, event)
+            XCTAssertEqual(shown.contentStateShape, ContentStateShape.fingerprint(of: shown.contentState), event)
+        }
+        XCTAssertEqual(emulator.activities[activity.id]?.state, .ended)
+    }
+
     /// Changing an object kept as text changes a copy kept as values; the text stays as it was.
     func testChangingATextObjectKeepsTheOriginal() throws {
         let original = try XCTUnwrap(read(#"{"a":1,"b":[true]}"#).payload.contentState)
