@@ -32,6 +32,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// The members as values (read from the text once, when kept as text); changing them keeps
     /// them as values from then on.
     private var members: [Member] {
+        @inline(__always)
         get {
             switch storage {
             case .values(let members): return members
@@ -93,42 +94,49 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// Members in any order, as the parser collects them; a repeated key keeps the value that
     /// comes last.
     init(kept unordered: [Member]) {
-        storage = .values(unordered)
-        guard members.count > 1 else { return }
+        storage = .values(Self.ordered(unordered))
+    }
+
+    /// `unordered` sorted by key, the last of each repeated key kept; sorted in place when the
+    /// caller gave up its array.
+    private static func ordered(_ unordered: consuming [Member]) -> [Member] {
+        var members = unordered
+        guard members.count > 1 else { return members }
         // One pass over neighbours tells sorted and free of repeats apart from the rest: the
         // usual case (what the relay itself writes) costs one comparison per member.
         var ordered = true
-        for i in 1..<members.count where Self.compare(members[i - 1].key, members[i].key) >= 0 {
+        for i in 1..<members.count where compare(members[i - 1].key, members[i].key) >= 0 {
             ordered = false
             break
         }
-        if ordered { return }
+        if ordered { return members }
         if members.count <= 32 {
-            members.withUnsafeMutableBufferPointer { Self.insertionSort($0) }
+            members.withUnsafeMutableBufferPointer { insertionSort($0) }
         } else {
             // Stable by position, so that among equal keys the last stays last and wins.
             let order = members.indices.sorted {
-                let order = Self.compare(members[$0].key, members[$1].key)
+                let order = compare(members[$0].key, members[$1].key)
                 return order == 0 ? $0 < $1 : order < 0
             }
-            members = order.map { unordered[$0] }
+            let sorted = order.map { members[$0] }
+            members = sorted
         }
         var duplicates = false
-        for i in 1..<members.count where Self.compare(members[i - 1].key, members[i].key) == 0 {
+        for i in 1..<members.count where compare(members[i - 1].key, members[i].key) == 0 {
             duplicates = true
             break
         }
-        guard duplicates else { return }
+        guard duplicates else { return members }
         var unique: [Member] = []
         unique.reserveCapacity(members.count)
         for member in members {
-            if let last = unique.last, Self.compare(last.key, member.key) == 0 {
+            if let last = unique.last, compare(last.key, member.key) == 0 {
                 unique[unique.count - 1] = member
             } else {
                 unique.append(member)
             }
         }
-        members = unique
+        return unique
     }
 
     /// A stable sort in place for the few members of a typical object; already sorted input
@@ -202,9 +210,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// The same keys with transformed values.
     public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
-        var result = self
-        for index in result.members.indices { result.members[index].value = try transform(result.members[index].value) }
-        return result
+        var members = self.members
+        for index in members.indices { members[index].value = try transform(members[index].value) }
+        return JSONObject(kept: members)
     }
 
     /// These members with `other`'s added, `other` winning where both have a key.
@@ -224,8 +232,9 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         // Text is canonical (`JSONObjectText`): equal objects have equal bytes.
         if let left = lhs.text, let right = rhs.text { return left == right }
-        guard lhs.members.count == rhs.members.count else { return false }
-        for (left, right) in zip(lhs.members, rhs.members)
+        let (lhs, rhs) = (lhs.members, rhs.members)
+        guard lhs.count == rhs.count else { return false }
+        for (left, right) in zip(lhs, rhs)
         where compare(left.key, right.key) != 0 || left.value != right.value {
             return false
         }
@@ -233,6 +242,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public func hash(into hasher: inout Hasher) {
+        let members = members
         hasher.combine(members.count)
         for member in members {
             hasher.combine(member.key)
@@ -248,6 +258,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     private func find(_ key: String) -> Position {
+        let members = members
         var low = 0
         var high = members.count
         while low < high {
