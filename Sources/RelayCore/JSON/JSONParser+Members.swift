@@ -10,6 +10,14 @@ extension JSONParser {
         let start = index + 1
         var i = start
         var seen: UInt8 = 0
+        if let base = bytes.baseAddress {
+            // Eight plain ASCII bytes at a time, up to the word that holds the closing quote.
+            while i + 8 <= bytes.count,
+                !JSONWriter.needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            {
+                i += 8
+            }
+        }
         while i < bytes.count {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") { break }

@@ -257,6 +257,22 @@ extension JSONParser {
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
 
+        // The usual number, an integer of 1 to 18 digits without a leading zero (a timestamp, a
+        // count), is read in one loop; anything else from the start, below.
+        if i < end, bytes[i] &- UInt8(ascii: "1") < 9 {
+            var value: Int64 = 0
+            var j = i
+            while j < end, case let digit = bytes[j] &- UInt8(ascii: "0"), digit < 10, j - i < 18 {
+                value = value &* 10 &+ Int64(digit)
+                j += 1
+            }
+            let next = j < end ? bytes[j] : 0
+            if next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") {
+                index = j
+                return .int(negative ? -value : value)
+            }
+        }
+
         // Up to 19 significant digits are kept exactly; more only sends the number to the slow path.
         var mantissa: UInt64 = 0
         var significantDigits = 0
