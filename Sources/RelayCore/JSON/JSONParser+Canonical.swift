@@ -108,15 +108,7 @@ extension JSONParser {
     /// Being ASCII, equal text is also equal `String`s.
     private mutating func scanPlainString() -> Range<Int>? {
         let start = index + 1
-        var i = start
-        if let base = bytes.baseAddress {
-            // Eight bytes at a time up to the first word that holds the closing quote (or worse).
-            while i + 8 <= bytes.count,
-                !JSONWriter.needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            {
-                i += 8
-            }
-        }
+        var i = plainWords(from: start)
         while i < bytes.count {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {

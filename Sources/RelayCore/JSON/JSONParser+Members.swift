@@ -8,16 +8,8 @@ extension JSONParser {
     mutating func plainKey() -> Range<Int>? {
         guard current == UInt8(ascii: "\"") else { return nil }
         let start = index + 1
-        var i = start
+        var i = plainWords(from: start)
         var seen: UInt8 = 0
-        if let base = bytes.baseAddress {
-            // Eight plain ASCII bytes at a time, up to the word that holds the closing quote.
-            while i + 8 <= bytes.count,
-                !JSONWriter.needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
-            {
-                i += 8
-            }
-        }
         while i < bytes.count {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") { break }
@@ -33,6 +25,19 @@ extension JSONParser {
         index += 1
         skipWhitespace()
         return start..<i
+    }
+
+    /// Where the run of plain ASCII in a string starting at `start` stops being eight bytes at a
+    /// time: the start of the first word with a quote, backslash, control or non-ASCII byte (or
+    /// of the last few bytes). Bytes before it need no look of their own.
+    @inline(__always)
+    func plainWords(from start: Int) -> Int {
+        var i = start
+        guard let base = bytes.baseAddress else { return i }
+        while i + 8 <= bytes.count, !JSONWriter.needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+            i += 8
+        }
+        return i
     }
 
     /// After a member's value: consumes `,` (true, more members follow) or `}` (false, the object

@@ -57,6 +57,7 @@ enum APNsTarget {
             let validated = LiveActivityPushRequest.validate(
                 method: "POST", path: LiveActivityPushRequest.pathPrefix + token, headers: APNsHeaderFields(headers),
                 body: body, authenticate: { _ in nil }, authorizeBundle: { _ in nil })
+            checkSameAsGeneralParse(validated, token: token, headers: headers, body: body)
             guard case .success(let push) = validated else { return }
             result = setup.emulator.deliver(push, context: context, at: now)
         case 2:
@@ -79,6 +80,31 @@ enum APNsTarget {
         checkEffects(&setup.emulator)
         setup.emulator.advance(to: now + 13 * 3600)
         checkEffects(&setup.emulator)
+    }
+
+    /// The provider API's reading of a body (member by member, a content state kept as its text
+    /// when canonical) must answer as the general parser does, and a content state must be
+    /// written with the same bytes either way.
+    static func checkSameAsGeneralParse(
+        _ validated: Result<LiveActivityPushRequest, APNsError>, token: String,
+        headers: [(name: String, value: String)], body: [UInt8]
+    ) {
+        let general = LiveActivityPushRequest.validate(
+            method: "POST", path: LiveActivityPushRequest.pathPrefix + token, headers: APNsHeaderFields(headers),
+            body: body, parseJSON: { try JSONValue(parsing: $0) }, authenticate: { _ in nil },
+            authorizeBundle: { _ in nil })
+        switch (validated, general) {
+        case (.success(let fast), .success(let slow)):
+            guard fast.payload == slow.payload else { fatalError("the payload differs from the general parse") }
+            let written = fast.payload.contentState.map { JSONValue.object($0).serialized() }
+            guard written == slow.payload.contentState.map({ JSONValue.object($0).serialized() }) else {
+                fatalError("the content state is written otherwise than the general parse's")
+            }
+        case (.failure(let fast), .failure(let slow)):
+            guard fast == slow else { fatalError("refused as \(fast), the general parse as \(slow)") }
+        default:
+            fatalError("validated \(validated), the general parse \(general)")
+        }
     }
 
     /// Every event, document and push record the emulator would store must be JSON.
