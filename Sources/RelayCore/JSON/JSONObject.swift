@@ -6,6 +6,9 @@
 /// are kept, which is the deterministic order the relay's JSON promises, with no sort per write.
 /// Iteration yields `(key, value)` in that order.
 ///
+/// A push's content state may instead be kept as its compact JSON (`JSONObjectText`, made by
+/// `JSONParser.canonicalObject`); it reads, compares and writes as the same members would.
+///
 /// Keys are compared by their bytes, as JSON defines members: `"é"` (U+00E9) and `"e\u{301}"`
 /// are two members, each found by its own spelling, and both are written back as they came.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {

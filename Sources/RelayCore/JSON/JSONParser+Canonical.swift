@@ -14,7 +14,7 @@ extension JSONParser {
             index = start
             return nil
         }
-        let text = compact ? Array(bytes[start..<index]) : compacted(start..<index)
+        let text = compact ? Array(UnsafeBufferPointer(rebasing: bytes[start..<index])) : compacted(start..<index)
         shape = objectShape
         size = text.count
         return .object(JSONObject(text: JSONObjectText(bytes: text)))
