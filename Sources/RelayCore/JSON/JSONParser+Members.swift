@@ -27,14 +27,16 @@ extension JSONParser {
         return start..<i
     }
 
-    /// Where the run of plain ASCII in a string starting at `start` stops being eight bytes at a
-    /// time: the start of the first word with a quote, backslash, control or non-ASCII byte (or
-    /// of the last few bytes). Bytes before it need no look of their own.
+    /// The first byte at or after `start` that is a quote, backslash, control or non-ASCII byte,
+    /// found eight bytes at a time; or where fewer than eight bytes are left. Bytes before it are
+    /// plain ASCII and need no look of their own.
     @inline(__always)
     func plainWords(from start: Int) -> Int {
         var i = start
         guard let base = bytes.baseAddress else { return i }
-        while i + 8 <= bytes.count, !JSONWriter.needsLook(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) {
+        while i + 8 <= bytes.count {
+            let mask = JSONWriter.lookMask(UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self))
+            if mask != 0 { return i + mask.trailingZeroBitCount / 8 }
             i += 8
         }
         return i

@@ -9,8 +9,8 @@ extension JSONParser {
         let open = index
         let start = index + 1
         let end = bytes.count
-        var i = start
-        var seen: UInt8 = 0  // every byte ORed together: bit 7 set means non-ASCII was seen
+        var i = plainWords(from: start)
+        var seen: UInt8 = 0  // every byte ORed together (from `i`): bit 7 set means non-ASCII was seen
         while i < end {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {

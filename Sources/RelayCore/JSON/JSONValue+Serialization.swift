@@ -271,7 +271,14 @@ enum JSONWriter {
     /// (which might start U+2028 or U+2029). Exact for "none", so a false answer lets the whole
     /// word through; a true one only sends the caller to look at the bytes one by one.
     @inline(__always)
-    static func needsLook(_ word: UInt64) -> Bool {
+    static func needsLook(_ word: UInt64) -> Bool { lookMask(word) != 0 }
+
+    /// The high bit of each byte of `word` (little-endian: byte 0 is the lowest) that
+    /// `needsLook` looks for, and possibly of bytes after the first such one (a subtraction's
+    /// borrow); the lowest bit set is exact, so `trailingZeroBitCount / 8` is the first byte that
+    /// needs a look. Zero when none does.
+    @inline(__always)
+    static func lookMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & highs
@@ -279,7 +286,7 @@ enum JSONWriter {
         let backslash = word ^ (ones &* 0x5C)
         let hasQuote = (quote &- ones) & ~quote & highs
         let hasBackslash = (backslash &- ones) & ~backslash & highs
-        return (control | hasQuote | hasBackslash | (word & highs)) != 0
+        return control | hasQuote | hasBackslash | (word & highs)
     }
 
     private static func writeEscape(_ byte: UInt8, to out: inout JSONOutput) {

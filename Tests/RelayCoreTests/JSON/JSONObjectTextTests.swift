@@ -189,6 +189,35 @@ final class JSONObjectTextTests: XCTestCase {
         XCTAssertEqual(emulator.activities[activity.id]?.state, .ended)
     }
 
+    /// Keys and strings of every length up to 20, with a quote, a backslash escape, a control
+    /// escape or a non-ASCII character at every place (the readers look at eight bytes at a time):
+    /// the provider API's reading answers as the general parser does.
+    func testSpecialBytesAtEveryPlaceReadAsTheGeneralParserReadsThem() throws {
+        for length in 0...20 {
+            let plain = String((0..<length).map { Character(UnicodeScalar(UInt8(ascii: "a") + UInt8($0 % 26))) })
+            var texts = [plain]
+            for place in 0...length {
+                for special in [#"\""#, #"\\"#, #"\n"#, #"\u0001"#, "é", "\u{7F}", "~"] {
+                    var text = plain
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+                    texts.append(text)
+                }
+            }
+            for text in texts {
+                for json in [#"{"\#(text)":1}"#, #"{"k":"\#(text)"}"#] {
+                    let body = Array(
+                        #"{"aps":{"event":"update","timestamp":1,"content-state":\#(json)},"\#(text)":2}"#.utf8)
+                    let general = LiveActivityPushRequest.checkBody(body) { try JSONValue(parsing: $0) }
+                    let fast = LiveActivityPushRequest.checkBody(body)
+                    XCTAssertEqual(try fast.get(), try general.get(), json)
+                    let written = try fast.get().contentState.map { JSONValue.object($0).serialized() }
+                    XCTAssertEqual(
+                        written, try general.get().contentState.map { JSONValue.object($0).serialized() }, json)
+                }
+            }
+        }
+    }
+
     /// Changing an object kept as text changes a copy kept as values; the text stays as it was.
     func testChangingATextObjectKeepsTheOriginal() throws {
         let original = try XCTUnwrap(read(#"{"a":1,"b":[true]}"#).payload.contentState)
