@@ -125,21 +125,15 @@ extension JSONParser {
     /// same bytes. `-0` and `-0.0` do not count: the first is written `0`, and the second equals
     /// `0.0` as a value but not as text.
     private mutating func scanNumber() -> Bool {
+        // A short integer (never `-0`) and a short fraction are told from their digits; anything
+        // else is read and its value checked.
+        if shortInteger() != nil { return true }
         let start = index
-        // An integer of up to 18 digits (a `.int` for certain) is taken here; others are read in full.
         var i = bytes[start] == UInt8(ascii: "-") ? start + 1 : start
         let digitsStart = i
         while i < bytes.count, bytes[i] &- UInt8(ascii: "0") < 10 { i += 1 }
-        let next = i < bytes.count ? bytes[i] : 0
-        if i > digitsStart, i - digitsStart <= 18, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") {
-            // A leading zero stands alone, and not after `-`; `01` is not JSON (the parser says so).
-            guard bytes[digitsStart] != UInt8(ascii: "0") || (i - digitsStart == 1 && digitsStart == start) else {
-                return false
-            }
-            index = i
-            return true
-        }
-        if next == UInt8(ascii: "."), let end = shortFractionEnd(negative: digitsStart > start, digits: digitsStart..<i)
+        if i < bytes.count, bytes[i] == UInt8(ascii: "."),
+            let end = shortFractionEnd(negative: digitsStart > start, digits: digitsStart..<i)
         {
             index = end
             return true

@@ -251,27 +251,12 @@ extension JSONParser {
 
     /// Parses a number per the RFC grammar: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
     mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        if let value = shortInteger() { return .int(value) }
         let start = index
         let end = bytes.count
         var i = index
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
-
-        // The usual number, an integer of 1 to 18 digits without a leading zero (a timestamp, a
-        // count), is read in one loop; anything else from the start, below.
-        if i < end, bytes[i] &- UInt8(ascii: "1") < 9 {
-            var value: Int64 = 0
-            var j = i
-            while j < end, case let digit = bytes[j] &- UInt8(ascii: "0"), digit < 10, j - i < 18 {
-                value = value &* 10 &+ Int64(digit)
-                j += 1
-            }
-            let next = j < end ? bytes[j] : 0
-            if next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") {
-                index = j
-                return .int(negative ? -value : value)
-            }
-        }
 
         // Up to 19 significant digits are kept exactly; more only sends the number to the slow path.
         var mantissa: UInt64 = 0
@@ -359,6 +344,29 @@ extension JSONParser {
             }
         }
         return .double(try slowDouble(from: start, to: i))
+    }
+
+    /// The usual number, an integer of 1 to 18 digits without a leading zero (a timestamp, a
+    /// count), read in one loop and consumed; nil, with nothing consumed, for any other number
+    /// (`parseNumber` reads those from the start).
+    @inline(__always)
+    mutating func shortInteger() -> Int64? {
+        let end = bytes.count
+        let negative = bytes[index] == UInt8(ascii: "-")
+        let first = negative ? index + 1 : index
+        guard first < end, bytes[first] &- UInt8(ascii: "1") < 9 else { return nil }
+        var value: Int64 = 0
+        var i = first
+        while i < end, case let digit = bytes[i] &- UInt8(ascii: "0"), digit < 10, i - first < 18 {
+            value = value &* 10 &+ Int64(digit)
+            i += 1
+        }
+        let next = i < end ? bytes[i] : 0
+        guard next &- UInt8(ascii: "0") >= 10, next != UInt8(ascii: "."), next | 0x20 != UInt8(ascii: "e") else {
+            return nil
+        }
+        index = i
+        return negative ? -value : value
     }
 
     /// Converts an already validated number with the standard library's correctly rounded reader.
