@@ -27,9 +27,9 @@ extension JSONParser {
         case UInt8(ascii: "\""): return scanPlainString() == nil ? nil : JSONShape.string
         case UInt8(ascii: "{"): return scanObject(depth: depth, compact: &compact)
         case UInt8(ascii: "["): return scanArray(depth: depth, compact: &compact)
-        case UInt8(ascii: "t"): return scanLiteral("true") ? JSONShape.bool : nil
-        case UInt8(ascii: "f"): return scanLiteral("false") ? JSONShape.bool : nil
-        case UInt8(ascii: "n"): return scanLiteral("null") ? JSONShape.null : nil
+        case UInt8(ascii: "t"): return (try? expectLiteral("true")) == nil ? nil : JSONShape.bool
+        case UInt8(ascii: "f"): return (try? expectLiteral("false")) == nil ? nil : JSONShape.bool
+        case UInt8(ascii: "n"): return (try? expectLiteral("null")) == nil ? nil : JSONShape.null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return scanNumber() ? JSONShape.number : nil
         default: return nil
         }
@@ -177,17 +177,6 @@ extension JSONParser {
             return zeros <= 2 && end - fractionStart - zeros <= 15 ? end : nil
         }
         return digits.count + end - fractionStart <= 15 ? end : nil
-    }
-
-    /// Consumes `literal` when it is next.
-    private mutating func scanLiteral(_ literal: StaticString) -> Bool {
-        let count = literal.utf8CodeUnitCount
-        guard index + count <= bytes.count,
-            UnsafeBufferPointer(rebasing: bytes[index..<index + count]).elementsEqual(
-                UnsafeBufferPointer(start: literal.utf8Start, count: count))
-        else { return false }
-        index += count
-        return true
     }
 
     /// Skips whitespace, noting in `compact` that there was some.

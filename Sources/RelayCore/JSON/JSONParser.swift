@@ -226,7 +226,7 @@ struct JSONParser {
     }
 
     /// Consumes `literal` (`true`, `false` or `null`), whose first byte is already known to match.
-    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let base = literal.utf8Start
