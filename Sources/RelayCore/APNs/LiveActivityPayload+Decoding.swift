@@ -87,11 +87,11 @@ extension LiveActivityPayload {
                 let bit: UInt16 = 1 << position
                 guard seen & bit == 0 else { return false }
                 seen |= bit
-                reader.set(value, at: position)
                 if isContentState, case .object = value {
                     reader.contentStateShape = parser.shape
                     reader.contentStateBytes = parser.size
                 }
+                reader.set(value, at: position)
             } else {
                 others.append((parser.keyString(key), value))
             }

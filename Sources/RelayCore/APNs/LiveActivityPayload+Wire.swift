@@ -139,8 +139,9 @@ extension LiveActivityPayload {
         /// The position of `content-state` in `keys`.
         static let contentStatePosition = 2
 
-        /// Sets the ActivityKit key at `position` in `keys`.
-        mutating func set(_ value: JSONValue, at position: Int) {
+        /// Sets the ActivityKit key at `position` in `keys`. Takes the value, so that a reader's
+        /// last use moves it in rather than copying it.
+        mutating func set(_ value: consuming JSONValue, at position: Int) {
             switch position {
             case 0: event = value
             case 1: timestamp = value
