@@ -6,6 +6,9 @@
 public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The token as lowercase hex.
     public let hex: String
+    /// The token as the emulator's token table finds it, made with the token (on the server, when
+    /// the request is validated, outside the emulator's lock).
+    let key: TokenKey
 
     /// Fewest bytes a token may have.
     public static let minBytes = 16
@@ -14,13 +17,19 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
 
     /// A token from raw bytes (when the relay issues one); written as lowercase hex.
     public init(bytes: [UInt8]) {
-        hex = Hex.encode(bytes)
+        self.init(validatedHex: Hex.encode(bytes))
     }
 
     /// `validatedHex` must be lowercase hex digits already.
     private init(validatedHex: String) {
         hex = validatedHex
+        key = TokenKey(lowercaseHex: validatedHex)
     }
+
+    /// Tokens are equal when their digits are (`key` follows from them).
+    public static func == (lhs: APNsDeviceToken, rhs: APNsDeviceToken) -> Bool { lhs.hex == rhs.hex }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(hex) }
 
     /// The token's bytes.
     public var bytes: [UInt8] {

@@ -51,7 +51,7 @@ extension DeviceEmulator {
         var hints = push.hints.map(\.note)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
-        guard let entry = tokens.index(forKey: TokenKey(token)) else {
+        guard let entry = tokens.index(forKey: push.deviceToken.key) else {
             result = .failure(
                 APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay")
             )

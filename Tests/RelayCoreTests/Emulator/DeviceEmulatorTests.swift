@@ -52,6 +52,38 @@ final class DeviceEmulatorTests: XCTestCase {
         return try emulator.startActivity(body: body, at: start)
     }
 
+    /// A push finds its activity by the whole token, however the provider spells it: in uppercase
+    /// it is the same token; one digit off anywhere is `BadDeviceToken`, and after a restore the
+    /// token still finds the activity.
+    func testAPushFindsItsActivityByTheWholeToken() throws {
+        var emulator = emulator()
+        let device = emulator.createDevice(keyHash: "k", at: start)
+        let activity = try startActivity(&emulator, device: device.id)
+        let token = try XCTUnwrap(activity.pushToken)
+        XCTAssertEqual(token.utf8.count, 80)
+        let update: JSONValue = ["event": "update", "timestamp": .number(start + 1), "content-state": ["n": 1]]
+        for spelling in [token, token.uppercased()] {
+            let request = try XCTUnwrap(push(spelling, update))
+            let result = emulator.deliver(request, context: context(), at: start + 1)
+            XCTAssertEqual(result.status, 200, spelling)
+            XCTAssertEqual(result.record.activityId, activity.id, spelling)
+        }
+        let digits = Array(token.utf8)
+        for position in [0, 31, 32, 79] {
+            var changed = digits
+            changed[position] = changed[position] == UInt8(ascii: "0") ? UInt8(ascii: "1") : UInt8(ascii: "0")
+            let request = try XCTUnwrap(push(String(decoding: changed, as: UTF8.self), update))
+            let result = emulator.deliver(request, context: context(), at: start + 2)
+            XCTAssertEqual(result.error?.reason, .badDeviceToken, "digit \(position)")
+        }
+        var restored = try restore(&emulator, at: start + 3)
+        let request = try XCTUnwrap(
+            push(token, ["event": "update", "timestamp": .number(start + 3), "content-state": ["n": 2]]))
+        let result = restored.deliver(request, context: context(), at: start + 3)
+        XCTAssertEqual(result.status, 200)
+        XCTAssertEqual(result.record.activityId, activity.id)
+    }
+
     /// Pushes draw on the budget the app's setting gives: 10 an hour, then 60 once frequent
     /// pushes are turned on (the running activity's budget is resized), and 10 again when off.
     func testPushesFollowTheFrequentPushesSetting() throws {
