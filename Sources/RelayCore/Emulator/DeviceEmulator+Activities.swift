@@ -54,7 +54,7 @@ extension DeviceEmulator {
             activity.pushToken = token
             let snapshot = save(activity)
             if let position = activities.position(of: activity.id) {
-                tokens[TokenKey(token)] = TokenEntry(.activity(position))
+                tokens[TokenKey(token)] = TokenEntry(.activity(position), rules: rules, at: now)
             }
             emit(.activityPushToken, activity: snapshot, at: now)
         }

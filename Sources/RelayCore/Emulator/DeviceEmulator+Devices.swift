@@ -60,7 +60,7 @@ extension DeviceEmulator {
             attributesType: attributesType, issuedAt: now)
         device.pushToStartTokens.append(token)
         tokens[TokenKey(token.token)] = TokenEntry(
-            .pushToStart(deviceId: deviceId, bundleId: bundleId, attributesType: attributesType))
+            .pushToStart(deviceId: deviceId, bundleId: bundleId, attributesType: attributesType), rules: rules, at: now)
         save(device)
         return token
     }

@@ -295,13 +295,10 @@ extension DeviceEmulator {
     /// burst. The index comes from the push's lookup of its token; `tokens` has not changed since.
     mutating func admitBurst(token: Dictionary<TokenKey, TokenEntry>.Index, at now: UnixSeconds) -> APNsError? {
         let rules = rules
-        var limiter = tokens.values[token].burst ?? BurstLimiter(rules: rules, at: now)
-        let admitted = limiter.admit(rules: rules, at: now)
-        tokens.values[token].burst = limiter
-        guard admitted else {
+        guard tokens.values[token].burst.admit(rules: rules, at: now) else {
+            let retryAt = tokens.values[token].burst.availableAt(now)
             return APNsError(
-                .tooManyRequests,
-                "too many pushes to this token in a burst; retry after \(UTCDate.format(limiter.availableAt(now)))")
+                .tooManyRequests, "too many pushes to this token in a burst; retry after \(UTCDate.format(retryAt))")
         }
         return nil
     }

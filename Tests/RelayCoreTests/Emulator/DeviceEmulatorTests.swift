@@ -84,6 +84,31 @@ final class DeviceEmulatorTests: XCTestCase {
         XCTAssertEqual(result.record.activityId, activity.id)
     }
 
+    /// The per-token burst: `tokenBurst.capacity` pushes in a row, then `429 TooManyRequests`
+    /// until a token has come back. The bucket is full however long after the token's issue the
+    /// first push comes, and a burst rule changed before that push is the one it follows.
+    func testTheBurstLimitCountsFromTheFirstPushUnderTheRulesThen() throws {
+        var rules = RelayRules.defaults
+        rules.tokenBurst = BucketRule(capacity: 3, refillInterval: 10)
+        var emulator = DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: 7), now: start)
+        let device = emulator.createDevice(keyHash: "k", at: start)
+        let token = try XCTUnwrap(try startActivity(&emulator, device: device.id).pushToken)
+        emulator.rules.tokenBurst = BucketRule(capacity: 2, refillInterval: 10)
+        let later = start + 3600
+        func send(at time: UnixSeconds) throws -> PushResult {
+            let request = try XCTUnwrap(
+                push(token, ["event": "update", "timestamp": .number(time), "content-state": ["n": 1]]))
+            return emulator.deliver(request, context: context(), at: time)
+        }
+        XCTAssertEqual(try send(at: later).status, 200)
+        XCTAssertEqual(try send(at: later).status, 200)
+        let refused = try send(at: later)
+        XCTAssertEqual(refused.error?.reason, .tooManyRequests)
+        XCTAssertEqual(refused.error?.message.contains("retry after"), true, refused.error?.message ?? "")
+        XCTAssertEqual(try send(at: later + 10).status, 200)
+        XCTAssertEqual(try send(at: later + 10).error?.reason, .tooManyRequests)
+    }
+
     /// Pushes draw on the budget the app's setting gives: 10 an hour, then 60 once frequent
     /// pushes are turned on (the running activity's budget is resized), and 10 again when off.
     func testPushesFollowTheFrequentPushesSetting() throws {
