@@ -33,6 +33,37 @@ final class IdentifierGeneratorTests: XCTestCase {
         }
     }
 
+    /// The word-at-a-time form against one written byte by byte from the standard library's
+    /// digits, for 2,000 drawn byte strings: every byte value at every place, the version and
+    /// variant bits set over what was drawn.
+    func testUUIDMatchesItsBytesWrittenOneByOne() {
+        var generator = SplitMix64(seed: 0x7575_6964)
+        for round in 0..<2000 {
+            var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            if round < 256 { bytes[round % 16] = UInt8(round) }
+            var expected = bytes
+            expected[6] = expected[6] & 0x0F | 0x40
+            expected[8] = expected[8] & 0x3F | 0x80
+            var text = ""
+            for (index, byte) in expected.enumerated() {
+                if [4, 6, 8, 10].contains(index) { text += "-" }
+                text += (byte < 16 ? "0" : "") + String(byte, radix: 16)
+            }
+            XCTAssertEqual(FixedBytes(bytes).uuid(), text, "\(bytes)")
+        }
+    }
+
+    /// Four bytes' digits in one word, the first byte's high digit lowest.
+    func testDigitsOfAWord() {
+        func text(_ word: UInt64) -> String {
+            withUnsafeBytes(of: word.littleEndian) { String(decoding: $0, as: UTF8.self) }
+        }
+        XCTAssertEqual(text(Hex.digits(of: 0x7856_3412)), "12345678")
+        XCTAssertEqual(text(Hex.digits(of: 0xEFCD_AB90)), "90abcdef")
+        XCTAssertEqual(text(Hex.digits(of: 0)), "00000000")
+        XCTAssertEqual(text(Hex.digits(of: 0xFFFF_FFFF)), "ffffffff")
+    }
+
     /// Checked against the standard library's own formatting, since `Hex.encode` uses the table.
     func testHexPairsAreEachBytesDigits() {
         for byte in 0..<256 {
