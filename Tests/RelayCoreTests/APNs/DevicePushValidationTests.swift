@@ -345,14 +345,22 @@ final class DevicePushValidationTests: XCTestCase {
         check(Array(repeating: UInt8(ascii: "a"), count: 256))
     }
 
-    /// Every byte value, at the start, middle and end of a token: hex digits of either case are
-    /// accepted (uppercase made lowercase), anything else is refused naming its offset.
+    /// Every byte value, at every place of a word's eight (the token is read eight bytes at a
+    /// time), in the middle and at the end, of tokens whose length is and is not a multiple of
+    /// eight: hex digits of either case are accepted (uppercase made lowercase), anything else is
+    /// refused naming its offset.
     func testEveryByteAtEveryPlaceOfAToken() {
-        let base = Array(sampleToken.utf8)
+        let mixed = String(repeating: "09afAF", count: 8) + "0f"
+        for base in [Array(sampleToken.utf8), Array(sampleToken.utf8.prefix(38)), Array(mixed.utf8)] {
+            checkEveryByteAtEveryPlace(of: base)
+        }
+    }
+
+    private func checkEveryByteAtEveryPlace(of base: [UInt8]) {
         for value in 0...255 {
             let byte = UInt8(value)
             let isHex = (0x30...0x39).contains(value) || (0x61...0x66).contains(value) || (0x41...0x46).contains(value)
-            for offset in [0, base.count / 2, base.count - 1] {
+            for offset in Array(0..<16) + [base.count / 2] + Array(base.count - 8..<base.count) {
                 var bytes = base
                 bytes[offset] = byte
                 // A byte of 0x80 or more alone is not UTF-8; the String repairs it into three bytes.
@@ -360,8 +368,7 @@ final class DevicePushValidationTests: XCTestCase {
                 switch APNsDeviceToken.parse(text) {
                 case .success(let token):
                     XCTAssertTrue(isHex, "byte \(value) at \(offset) was accepted")
-                    var lowered = bytes
-                    if (0x41...0x46).contains(value) { lowered[offset] = byte + 0x20 }
+                    let lowered = bytes.map { (0x41...0x46).contains($0) ? $0 + 0x20 : $0 }
                     XCTAssertEqual(token.hex, String(decoding: lowered, as: UTF8.self))
                 case .failure(let error):
                     XCTAssertFalse(isHex, "byte \(value) at \(offset): \(error.message)")
