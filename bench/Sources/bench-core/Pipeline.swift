@@ -23,20 +23,23 @@ final class Pipeline: @unchecked Sendable {
         self.server = server
     }
 
-    /// One thread's CPU time (in all, validating, and delivering with the effects) and what it
-    /// noted of its pushes' effects and answers, after each turn.
+    /// One thread's CPU time (in all, validating, delivering with the effects, and after its
+    /// turn counting and releasing them) and what it noted of its pushes' effects and answers.
     private final class Timing: @unchecked Sendable {
         var cpu = 0.0
         var validate = 0.0
         var deliver = 0.0
+        var release = 0.0
         var tally = Tally()
     }
 
     /// Runs both threads to the end, then moves the emulator to `finalTime` on the calling thread
     /// (counted as the first thread's), and returns the server (its emulator and tally), each
-    /// thread's CPU time and how much of it went to validating and to delivering.
+    /// thread's CPU time and how much of it went to validating, to delivering and to releasing
+    /// after the turn, and how many turns were waited for asleep.
     func run(advancingTo finalTime: Double) -> (
-        server: PushServer, cpu: [Double], phases: [(validate: Double, deliver: Double)]
+        server: PushServer, cpu: [Double], phases: [(validate: Double, deliver: Double, release: Double)],
+        sleeps: Int
     ) {
         for loop in 0..<2 {
             // On the server, each loop draws the unique IDs of its own pushes.
@@ -50,16 +53,20 @@ final class Pipeline: @unchecked Sendable {
                 var index = loop
                 while index < chunks.count {
                     let validating = threadCPUTime()
-                    let checked = chunks[index].map { PushServer.validate($0, ids: ids) }
+                    var checked = chunks[index].map { PushServer.validate($0, ids: ids) }
                     let validated = threadCPUTime()
                     turns.wait(for: index)
                     let delivering = threadCPUTime()
-                    let delivered = checked.map { server.deliverTakingEffects($0) }
+                    var delivered = checked.map { server.deliverTakingEffects($0) }
                     let deliveredAt = threadCPUTime()
                     turns.pass()
                     // Counted (the bench's own bookkeeping) and released after the turn, as the
-                    // server serializes and releases the effects after the lock.
+                    // server serializes and releases the effects, and its closures the requests,
+                    // after the lock; timed apart, so the report shows what it costs.
                     for push in delivered { timing.tally.count(push) }
+                    delivered = []
+                    checked = []
+                    timing.release += threadCPUTime() - deliveredAt
                     timing.validate += validated - validating
                     timing.deliver += deliveredAt - delivering
                     index += 2
@@ -78,7 +85,10 @@ final class Pipeline: @unchecked Sendable {
         timings[0].cpu += advancing
         timings[0].deliver += advancing
         for timing in timings { server.tally.add(timing.tally) }
-        return (server, timings.map(\.cpu), timings.map { ($0.validate, $0.deliver) })
+        return (
+            server, timings.map(\.cpu), timings.map { ($0.validate, $0.deliver, $0.release) },
+            turns.sleeps.load(ordering: .relaxed)
+        )
     }
 }
 
@@ -144,6 +154,8 @@ final class SplitRun: @unchecked Sendable {
 /// on this machine, which at every turn would be the harness's cost, not the core's.
 final class TurnTaking: @unchecked Sendable {
     private let current = Atomic<Int>(0)
+    /// How many waits ran out of spins and slept.
+    let sleeps = Atomic<Int>(0)
     // Held to sleep and to wake sleepers; `current` changes outside it.
     private let condition = NSCondition()
     private static var spins: Int { 200_000 }
@@ -151,6 +163,7 @@ final class TurnTaking: @unchecked Sendable {
     /// Waits until it is turn `turn`.
     func wait(for turn: Int) {
         for _ in 0..<Self.spins where current.load(ordering: .acquiring) == turn { return }
+        sleeps.add(1, ordering: .relaxed)
         condition.lock()
         // A pass between this check and the wait cannot be missed: `pass` takes the lock to wake.
         while current.load(ordering: .acquiring) != turn { condition.wait() }

@@ -125,7 +125,11 @@ var coreCPU = 0.0
 /// With two threads: each thread's CPU time.
 var threadCPU = [0.0, 0.0]
 /// With `pipelined`: each thread's CPU time validating, and delivering with the effects.
-var phases: [(validate: Double, deliver: Double)] = []
+var phases: [(validate: Double, deliver: Double, release: Double)] = []
+/// With `pipelined`: how many turns there were (one per chunk), and how many a thread waited
+/// for asleep, its spins spent.
+var turnCount = 0
+var sleeps = 0
 var core = 0.0
 var runWall = 0.0
 
@@ -166,13 +170,14 @@ if pipelined || split {
         }
     } else {
         let pipeline = Pipeline(chunks: chunks, server: server)
+        turnCount = chunks.count
         chunks = []
         // The pipeline's server must be the only one, or its first change would copy the emulator.
         server = PushServer(emulator: DeviceEmulator(rules: .defaults, ids: ids, now: start), ids: ids, render: false)
         withExtendedLifetime(pipeline) {
             // The written pushes are released with the pipeline, after the clock stops.
             let runBegan = clock.now
-            (server, threadCPU, phases) = pipeline.run(advancingTo: finalTime)
+            (server, threadCPU, phases, sleeps) = pipeline.run(advancingTo: finalTime)
             runWall = seconds(clock.now - runBegan)
         }
     }
@@ -247,6 +252,7 @@ if pipelined {
     // Delivery is serial: the wall time cannot be less than both threads' delivery together.
     let delivering = phases.reduce(0) { $0 + $1.deliver }
     let validating = phases.reduce(0) { $0 + $1.validate }
+    let releasing = phases.reduce(0) { $0 + $1.release }
     line(
         "  validate",
         String(
@@ -258,10 +264,16 @@ if pipelined {
             format: "%7.3f s  %.2f µs/push (both threads, with the effects; serial: %.0f%% of the wall time)",
             delivering, delivering / Double(pushes) * 1e6, delivering / core * 100))
     line(
+        "  release",
+        String(
+            format:
+                "%7.3f s  %.2f µs/push (both threads, after each turn: effects and requests counted, released)",
+            releasing, releasing / Double(pushes) * 1e6))
+    line(
         "  waiting",
         String(
-            format: "%7.3f s  (spinning for a turn; the rest of the threads' CPU time)",
-            coreCPU - delivering - validating))
+            format: "%7.3f s  (spinning for a turn, the rest of the threads' CPU time; %d of %d turns slept)",
+            coreCPU - delivering - validating - releasing, sleeps, turnCount))
 } else if !split {
     line(
         "core CPU",
