@@ -195,18 +195,10 @@ extension JSONParser {
         return left.count < right.count
     }
 
-    /// The bytes of `range` without the whitespace between tokens (a canonical object's strings
-    /// hold no quote or backslash, so every `"` opens or closes one).
+    /// The bytes of `range`, a valid JSON object, without the whitespace between its tokens.
     private func compacted(_ range: Range<Int>) -> [UInt8] {
-        var text: [UInt8] = []
-        text.reserveCapacity(range.count)
-        var inString = false
-        for offset in range {
-            let byte = bytes[offset]
-            if byte == UInt8(ascii: "\"") { inString.toggle() }
-            let isWhitespace = byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-            if inString || !isWhitespace { text.append(byte) }
-        }
-        return text
+        var text = JSONOutput(capacity: range.count)
+        text.appendCompacting(json: UnsafeBufferPointer(rebasing: bytes[range]))
+        return text.bytes()
     }
 }
