@@ -45,10 +45,15 @@ final class Pipeline: @unchecked Sendable {
             // On the server, each loop draws the unique IDs of its own pushes.
             let ids = SeededIdentifiers(seed: 0xC0FFEE &+ UInt64(loop))
             let timing = timings[loop]
-            // Each thread takes every other chunk.
-            timing.tally.reserve(
-                pushes: stride(from: loop, to: chunks.count, by: 2).reduce(0) { $0 + chunks[$1].count })
             let thread = Thread { [self] in
+                // Kept in this thread's own locals while it runs and written to its `Timing` once
+                // at the end, so that neither thread writes memory the other's bookkeeping shares
+                // while the run is timed (the two `Timing` objects lie next to each other).
+                var tally = Tally()
+                tally.reserve(pushes: stride(from: loop, to: chunks.count, by: 2).reduce(0) { $0 + chunks[$1].count })
+                var validateTime = 0.0
+                var deliverTime = 0.0
+                var releaseTime = 0.0
                 let began = threadCPUTime()
                 var index = loop
                 while index < chunks.count {
@@ -63,14 +68,18 @@ final class Pipeline: @unchecked Sendable {
                     // Counted (the bench's own bookkeeping) and released after the turn, as the
                     // server serializes and releases the effects, and its closures the requests,
                     // after the lock; timed apart, so the report shows what it costs.
-                    for push in delivered { timing.tally.count(push) }
+                    for push in delivered { tally.count(push) }
                     delivered = []
                     checked = []
-                    timing.release += threadCPUTime() - deliveredAt
-                    timing.validate += validated - validating
-                    timing.deliver += deliveredAt - delivering
+                    releaseTime += threadCPUTime() - deliveredAt
+                    validateTime += validated - validating
+                    deliverTime += deliveredAt - delivering
                     index += 2
                 }
+                timing.tally = tally
+                timing.validate = validateTime
+                timing.deliver = deliverTime
+                timing.release = releaseTime
                 timing.cpu = threadCPUTime() - began
                 finished.signal()
             }
