@@ -9,7 +9,7 @@ extension LiveActivityPayload {
     /// another top-level type) goes through the general parser, so every refusal and its message
     /// are the same as before.
     static func decode(_ body: [UInt8]) -> Result<LiveActivityPayload, DecodeFailure> {
-        let fast = body.withUnsafeBufferPointer { decodeCommonShape($0) }
+        let fast = body.withUnsafeBufferPointer { decodeCommonShape($0, owner: body) }
         if let fast { return fast.mapError(DecodeFailure.payload) }
         let json: JSONValue
         do {
@@ -29,10 +29,12 @@ extension LiveActivityPayload {
     }
 
     /// The member-by-member reading of `decode`, or nil when the body is not in the usual shape.
-    static func decodeCommonShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
+    /// `owner`, when given, is the array `bytes` lies in (see `JSONParser.owner`).
+    static func decodeCommonShape(_ bytes: UnsafeBufferPointer<UInt8>, owner: [UInt8]? = nil) -> Result<
         LiveActivityPayload, LiveActivityPayloadError
     >? {
         var parser = JSONParser(bytes: bytes, maxDepth: JSONValue.defaultMaxDepth)
+        parser.owner = owner
         // Filled in place: the reader is some 200 bytes, and each move of an optional one was a copy.
         var aps = APSReader()
         var sawAPS = false

@@ -61,7 +61,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     init(text: JSONObjectText) { storage = .text(text) }
 
     /// The compact JSON of the object when it is kept as that text; nil when kept as values.
-    var text: [UInt8]? {
+    var text: ArraySlice<UInt8>? {
         if case .text(let text) = storage { return text.bytes }
         return nil
     }

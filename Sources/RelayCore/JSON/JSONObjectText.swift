@@ -8,13 +8,16 @@ import Synchronization
 /// their bytes are (which is why only canonical text is kept: members in key order, ASCII strings
 /// without escapes, numbers as the serializer writes them; see `JSONParser.canonicalObject`).
 /// The members are read from the text the first time something asks for them, once.
+///
+/// The text may be a slice of the push body it was read from (`JSONParser.canonicalObject`):
+/// then the body's buffer is shared, not copied, and kept as long as the text is.
 final class JSONObjectText: Sendable {
     /// The object's compact JSON.
-    let bytes: [UInt8]
+    let bytes: ArraySlice<UInt8>
     private let values = AtomicLazyReference<Values>()
 
     /// `bytes` must be an object as `JSONValue.serialized()` writes it.
-    init(bytes: [UInt8]) { self.bytes = bytes }
+    init(bytes: ArraySlice<UInt8>) { self.bytes = bytes }
 
     /// The object as values, read from `bytes` on the first call.
     var object: JSONObject {

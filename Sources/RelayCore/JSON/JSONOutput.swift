@@ -36,6 +36,11 @@ struct JSONOutput: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
+    /// Appends the bytes of a slice of an array.
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
+        bytes.withUnsafeBufferPointer { append($0) }
+    }
+
     /// Appends fixed ASCII such as `null` or a member key.
     @inline(__always)
     mutating func append(_ text: StaticString) {

@@ -14,11 +14,23 @@ extension JSONParser {
             index = start
             return nil
         }
-        let text = compact ? Array(UnsafeBufferPointer(rebasing: bytes[start..<index])) : compacted(start..<index)
+        let text: ArraySlice<UInt8>
+        if !compact {
+            text = compacted(start..<index)[...]
+        } else if let owner, owner.count - (index - start) <= Self.maxSharedRest {
+            text = owner[start..<index]
+        } else {
+            text = Array(UnsafeBufferPointer(rebasing: bytes[start..<index]))[...]
+        }
         shape = objectShape
         size = text.count
         return .object(JSONObject(text: JSONObjectText(bytes: text)))
     }
+
+    /// The most bytes of `owner` outside an object that a slice sharing its buffer may keep: an
+    /// object that is most of a push body (a content state) shares it, while a small object in a
+    /// large body is copied, so that it does not keep the whole body alive.
+    private static var maxSharedRest: Int { 1024 }
 
     /// The shape of the canonical value at `index`, which is consumed; nil when it is not canonical.
     private mutating func scanValue(depth: Int, compact: inout Bool) -> UInt64? {

@@ -22,6 +22,9 @@ struct JSONParser {
     /// measured all the way down. nil (the default): no caller wants them, and nothing is spent
     /// on them.
     var shapeBase: Int?
+    /// The array `bytes` lies in, when the caller has one: a compact canonical object
+    /// (`canonicalObject`) is then kept as a slice of it, sharing its buffer, instead of a copy.
+    var owner: [UInt8]?
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {

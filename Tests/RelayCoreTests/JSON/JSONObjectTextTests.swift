@@ -59,7 +59,7 @@ final class JSONObjectTextTests: XCTestCase {
         for text in canonical {
             let (payload, values) = try read(text)
             XCTAssertNotNil(payload.contentState?.text, "kept as values: \(text)")
-            XCTAssertEqual(payload.contentState?.text, JSONValue.object(values).serialized(), text)
+            XCTAssertEqual(payload.contentState?.text.map(Array.init), JSONValue.object(values).serialized(), text)
             try assertSameObject(payload, values, text)
         }
     }
@@ -218,6 +218,42 @@ final class JSONObjectTextTests: XCTestCase {
         }
     }
 
+    /// A compact content state is kept as a slice of the body it was read from, sharing its
+    /// buffer, while the rest of the body is at most 1 KiB; with more around it (here a long
+    /// alert), or spaced out, it is a copy of its own. Either way it reads and writes the same.
+    func testACompactContentStateSharesTheBodyUnlessTheRestIsLarge() throws {
+        let state = #"{"away":3,"clock":"14:10","home":7}"#
+        func decoded(_ body: String) throws -> (text: ArraySlice<UInt8>, shared: Bool) {
+            let bytes = Array(body.utf8)
+            let payload = try LiveActivityPayload.decode(bytes).get()
+            let text = try XCTUnwrap(payload.contentState?.text, body)
+            let shared = bytes.withUnsafeBufferPointer { whole in
+                text.withUnsafeBufferPointer { part in
+                    guard let start = whole.baseAddress, let partStart = part.baseAddress else { return false }
+                    return partStart >= start && partStart + part.count <= start + whole.count
+                }
+            }
+            return (text, shared)
+        }
+        let small = #"{"aps":{"event":"update","timestamp":1,"content-state":\#(state)}}"#
+        let rest = small.utf8.count - state.utf8.count
+        let title = { (length: Int) in String(repeating: "t", count: length) }
+        let atTheLimit =
+            #"{"aps":{"alert":{"title":"\#(title(1024 - rest - 21))"},"event":"update","timestamp":1,"content-state":\#(state)}}"#
+        let overTheLimit =
+            #"{"aps":{"alert":{"title":"\#(title(1025 - rest - 21))"},"event":"update","timestamp":1,"content-state":\#(state)}}"#
+        XCTAssertEqual(atTheLimit.utf8.count - state.utf8.count, 1024)
+        XCTAssertEqual(overTheLimit.utf8.count - state.utf8.count, 1025)
+        let spaced = #"{"aps":{"event":"update","timestamp":1,"content-state":{"away": 3,"clock":"14:10","home":7}}}"#
+        for (body, shares) in [(small, true), (atTheLimit, true), (overTheLimit, false), (spaced, false)] {
+            let (text, shared) = try decoded(body)
+            XCTAssertEqual(shared, shares, body)
+            XCTAssertEqual(Array(text), Array(state.utf8), body)
+            XCTAssertEqual(
+                JSONValue.object(JSONObject(text: JSONObjectText(bytes: text))).serialized(), Array(state.utf8))
+        }
+    }
+
     /// Changing an object kept as text changes a copy kept as values; the text stays as it was.
     func testChangingATextObjectKeepsTheOriginal() throws {
         let original = try XCTUnwrap(read(#"{"a":1,"b":[true]}"#).payload.contentState)
@@ -227,7 +263,7 @@ final class JSONObjectTextTests: XCTestCase {
         XCTAssertEqual(changed, ["b": [true], "c": "new"])
         XCTAssertNil(changed.text)
         XCTAssertEqual(original, ["a": 1, "b": [true]])
-        XCTAssertEqual(original.text, Array(#"{"a":1,"b":[true]}"#.utf8))
+        XCTAssertEqual(original.text.map(Array.init), Array(#"{"a":1,"b":[true]}"#.utf8))
         var removed = original
         XCTAssertEqual(removed.removeValue(forKey: "b"), [true])
         XCTAssertEqual(removed, ["a": 1])
