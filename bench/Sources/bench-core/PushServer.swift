@@ -189,11 +189,16 @@ struct Tally {
     private(set) var pushesByReason: [String: Int] = [:]
 
     /// Makes room for what `pushes` pushes leave (under two events each in this workload), so that
-    /// growing the lists, the bench's own bookkeeping, is not done while the run is timed.
+    /// growing the lists, the bench's own bookkeeping, is not done while the run is timed. The
+    /// room is filled and emptied, not only reserved: the system maps a page of it at its first
+    /// write, and otherwise each of some 8,000 pages a thread would fault while timed.
     mutating func reserve(pushes: Int) {
-        eventTypes.reserveCapacity(pushes * 2)
-        outcomes.reserveCapacity(pushes)
-        reasons.reserveCapacity(pushes)
+        eventTypes = Array(repeating: .clock, count: pushes * 2)
+        outcomes = Array(repeating: .applied, count: pushes)
+        reasons = Array(repeating: nil, count: pushes)
+        eventTypes.removeAll(keepingCapacity: true)
+        outcomes.removeAll(keepingCapacity: true)
+        reasons.removeAll(keepingCapacity: true)
     }
 
     /// Notes a batch of effects, as the server walks them to hand each to the store and the stream.
