@@ -34,12 +34,15 @@ final class Pipeline: @unchecked Sendable {
     }
 
     /// Runs both threads to the end, then moves the emulator to `finalTime` on the calling thread
-    /// (counted as the first thread's), and returns the server (its emulator and tally), each
-    /// thread's CPU time and how much of it went to validating, to delivering and to releasing
-    /// after the turn, and how many turns were waited for asleep.
+    /// (counted as the first thread's), and returns the server (its emulator), what each thread
+    /// noted of its pushes, each thread's CPU time and how much of it went to validating, to
+    /// delivering and to releasing after the turn, and how many turns were waited for asleep.
+    /// The threads' tallies are returned apart: adding them up copies every list (tens of
+    /// megabytes, tens of thousands of fresh pages), the bench's bookkeeping, which the caller
+    /// does after it stops the clock.
     func run(advancingTo finalTime: Double) -> (
-        server: PushServer, cpu: [Double], phases: [(validate: Double, deliver: Double, release: Double)],
-        sleeps: Int
+        server: PushServer, tallies: [Tally], cpu: [Double],
+        phases: [(validate: Double, deliver: Double, release: Double)], sleeps: Int
     ) {
         for loop in 0..<2 {
             // On the server, each loop draws the unique IDs of its own pushes.
@@ -97,9 +100,8 @@ final class Pipeline: @unchecked Sendable {
         let advancing = threadCPUTime() - began
         timings[0].cpu += advancing
         timings[0].deliver += advancing
-        for timing in timings { server.tally.add(timing.tally) }
         return (
-            server, timings.map(\.cpu), timings.map { ($0.validate, $0.deliver, $0.release) },
+            server, timings.map(\.tally), timings.map(\.cpu), timings.map { ($0.validate, $0.deliver, $0.release) },
             turns.sleeps.load(ordering: .relaxed)
         )
     }

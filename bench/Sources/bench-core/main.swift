@@ -177,8 +177,10 @@ if pipelined || split {
         withExtendedLifetime(pipeline) {
             // The written pushes are released with the pipeline, after the clock stops.
             let runBegan = clock.now
-            (server, threadCPU, phases, sleeps) = pipeline.run(advancingTo: finalTime)
+            let tallies: [Tally]
+            (server, tallies, threadCPU, phases, sleeps) = pipeline.run(advancingTo: finalTime)
             runWall = seconds(clock.now - runBegan)
+            for tally in tallies { server.tally.add(tally) }
         }
     }
     core = runWall
