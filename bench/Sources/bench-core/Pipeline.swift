@@ -21,6 +21,11 @@ final class Pipeline: @unchecked Sendable {
     init(chunks: [[WirePush]], server: PushServer) {
         self.chunks = chunks
         self.server = server
+        // Each thread takes every other chunk. Made ready here, before the clock starts.
+        for (loop, timing) in timings.enumerated() {
+            timing.tally.reserve(
+                pushes: stride(from: loop, to: chunks.count, by: 2).reduce(0) { $0 + chunks[$1].count })
+        }
     }
 
     /// One thread's CPU time (in all, validating, delivering with the effects, and after its
@@ -48,9 +53,6 @@ final class Pipeline: @unchecked Sendable {
             // On the server, each loop draws the unique IDs of its own pushes.
             let ids = SeededIdentifiers(seed: 0xC0FFEE &+ UInt64(loop))
             let timing = timings[loop]
-            // Each thread takes every other chunk.
-            timing.tally.reserve(
-                pushes: stride(from: loop, to: chunks.count, by: 2).reduce(0) { $0 + chunks[$1].count })
             let thread = Thread { [self] in
                 // Kept in this thread's own locals while it runs and written to its `Timing` once
                 // at the end, so that neither thread writes memory the other's bookkeeping shares
