@@ -28,6 +28,13 @@ extension LiveActivity {
     /// update may move it). A time before the next deadline changes nothing.
     public mutating func advance(to time: UnixSeconds, rules: RelayRules) -> [ActivityTransition] {
         var transitions: [ActivityTransition] = []
+        advance(to: time, rules: rules, into: &transitions)
+        return transitions
+    }
+
+    /// `advance(to:rules:)`, appending the transitions to `transitions`: the emulator passes a
+    /// list it keeps for this, so the transitions of a push's arrival allocate no list of their own.
+    mutating func advance(to time: UnixSeconds, rules: RelayRules, into transitions: inout [ActivityTransition]) {
         // Each step ends, dismisses, consumes the held update or marks stale; a budget release that finds no
         // token is rescheduled once to a time `take` accepts. So a handful of steps at most; the cap guards that.
         var steps = 0
@@ -53,7 +60,6 @@ extension LiveActivity {
                 if let transition = release(at: at, rules: rules) { transitions.append(transition) }
             }
         }
-        return transitions
     }
 
     /// Releases the held update at `at`: draws its token when held for the budget (rescheduling it when

@@ -10,9 +10,10 @@ extension DeviceEmulator {
         while let due = deadlines.popDue(atOrBefore: time) {
             switch due.subject {
             case .activity(let position):
-                let transitions = activities[position: position].advance(to: due.time, rules: rules)
+                activities[position: position].advance(to: due.time, rules: rules, into: &transitionScratch)
                 let snapshot = saveActivity(at: position)
-                for transition in transitions { emit(transition, activity: snapshot) }
+                for transition in transitionScratch { emit(transition, activity: snapshot) }
+                transitionScratch.removeAll(keepingCapacity: true)
             case .alarm(let id):
                 guard var alarm = alarms[id] else {
                     deadlines.schedule(due.subject, at: nil)

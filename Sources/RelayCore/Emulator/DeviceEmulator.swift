@@ -21,6 +21,9 @@ public struct DeviceEmulator: Sendable {
     /// The latest time the emulator has reached; it never goes back.
     public internal(set) var now: UnixSeconds
     var effects = EmulatorEffects()
+    /// Where `advance(to:)` collects an activity's transitions, emptied after each use but kept
+    /// with its room: a list of its own each time cost an allocation at most pushes' arrival.
+    var transitionScratch: [ActivityTransition] = []
 
     /// What a token addresses.
     enum TokenTarget: Sendable, Hashable {
