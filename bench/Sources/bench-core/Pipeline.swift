@@ -28,11 +28,13 @@ final class Pipeline: @unchecked Sendable {
         }
     }
 
-    /// One thread's CPU time (in all, validating, delivering with the effects, and after its
-    /// turn counting and releasing them) and what it noted of its pushes' effects and answers.
+    /// One thread's CPU time in all, its time (monotonic clock) validating, waiting for its turns,
+    /// delivering with the effects and after its turn counting and releasing them, and what it
+    /// noted of its pushes' effects and answers.
     private final class Timing: @unchecked Sendable {
         var cpu = 0.0
         var validate = 0.0
+        var wait = 0.0
         var deliver = 0.0
         var release = 0.0
         var tally = Tally()
@@ -40,14 +42,14 @@ final class Pipeline: @unchecked Sendable {
 
     /// Runs both threads to the end, then moves the emulator to `finalTime` on the calling thread
     /// (counted as the first thread's), and returns the server (its emulator), what each thread
-    /// noted of its pushes, each thread's CPU time and how much of it went to validating, to
-    /// delivering and to releasing after the turn, and how many turns were waited for asleep.
+    /// noted of its pushes, each thread's CPU time and its time validating, waiting for its turns,
+    /// delivering and releasing after the turn, and how many turns were waited for asleep.
     /// The threads' tallies are returned apart: adding them up copies every list (tens of
     /// megabytes, tens of thousands of fresh pages), the bench's bookkeeping, which the caller
     /// does after it stops the clock.
     func run(advancingTo finalTime: Double) -> (
         server: PushServer, tallies: [Tally], cpu: [Double],
-        phases: [(validate: Double, deliver: Double, release: Double)], sleeps: Int
+        phases: [(validate: Double, wait: Double, deliver: Double, release: Double)], sleeps: Int
     ) {
         for loop in 0..<2 {
             // On the server, each loop draws the unique IDs of its own pushes.
@@ -61,18 +63,22 @@ final class Pipeline: @unchecked Sendable {
                 var tally = timing.tally
                 timing.tally = Tally()
                 var validateTime = 0.0
+                var waitTime = 0.0
                 var deliverTime = 0.0
                 var releaseTime = 0.0
+                // The thread's CPU time is read at its start and end only; its phases are timed
+                // with the monotonic clock, four reads a chunk (a CPU-time read costs ~700 ns
+                // here, which at four a chunk was ~1% of the run).
                 let began = threadCPUTime()
+                var validating = monotonicSeconds()
                 var index = loop
                 while index < chunks.count {
-                    let validating = threadCPUTime()
                     var checked = chunks[index].map { PushServer.validate($0, ids: ids) }
-                    let validated = threadCPUTime()
+                    let validated = monotonicSeconds()
                     turns.wait(for: index)
-                    let delivering = threadCPUTime()
+                    let delivering = monotonicSeconds()
                     var delivered = checked.map { server.deliverTakingEffects($0) }
-                    let deliveredAt = threadCPUTime()
+                    let deliveredAt = monotonicSeconds()
                     turns.pass()
                     // Counted (the bench's own bookkeeping) and released after the turn, as the
                     // server serializes and releases the effects, and its closures the requests,
@@ -80,13 +86,17 @@ final class Pipeline: @unchecked Sendable {
                     for push in delivered { tally.count(push) }
                     delivered = []
                     checked = []
-                    releaseTime += threadCPUTime() - deliveredAt
+                    let released = monotonicSeconds()
                     validateTime += validated - validating
+                    waitTime += delivering - validated
                     deliverTime += deliveredAt - delivering
+                    releaseTime += released - deliveredAt
+                    validating = released
                     index += 2
                 }
                 timing.tally = tally
                 timing.validate = validateTime
+                timing.wait = waitTime
                 timing.deliver = deliverTime
                 timing.release = releaseTime
                 timing.cpu = threadCPUTime() - began
@@ -103,7 +113,8 @@ final class Pipeline: @unchecked Sendable {
         timings[0].cpu += advancing
         timings[0].deliver += advancing
         return (
-            server, timings.map(\.tally), timings.map(\.cpu), timings.map { ($0.validate, $0.deliver, $0.release) },
+            server, timings.map(\.tally), timings.map(\.cpu),
+            timings.map { ($0.validate, $0.wait, $0.deliver, $0.release) },
             turns.sleeps.load(ordering: .relaxed)
         )
     }

@@ -9,6 +9,14 @@ func threadCPUTime() -> Double {
     return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
 }
 
+/// The monotonic clock, in seconds: read through the vDSO, some 40 ns here, where a thread's CPU
+/// time (`threadCPUTime()`) is a system call of about 700 ns. For timing a thread's phases often.
+func monotonicSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+}
+
 /// Seconds between two instants of `ContinuousClock`.
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18

@@ -124,8 +124,9 @@ var clientTime = Duration.zero
 var coreCPU = 0.0
 /// With two threads: each thread's CPU time.
 var threadCPU = [0.0, 0.0]
-/// With `pipelined`: each thread's CPU time validating, and delivering with the effects.
-var phases: [(validate: Double, deliver: Double, release: Double)] = []
+/// With `pipelined`: each thread's time (monotonic clock) validating, waiting for its turns,
+/// delivering with the effects, and releasing them after the turn.
+var phases: [(validate: Double, wait: Double, deliver: Double, release: Double)] = []
 /// With `pipelined`: how many turns there were (one per chunk), and how many a thread waited
 /// for asleep, its spins spent.
 var turnCount = 0
@@ -255,6 +256,7 @@ if pipelined {
     let delivering = phases.reduce(0) { $0 + $1.deliver }
     let validating = phases.reduce(0) { $0 + $1.validate }
     let releasing = phases.reduce(0) { $0 + $1.release }
+    let waiting = phases.reduce(0) { $0 + $1.wait }
     line(
         "  validate",
         String(
@@ -274,8 +276,8 @@ if pipelined {
     line(
         "  waiting",
         String(
-            format: "%7.3f s  (spinning for a turn, the rest of the threads' CPU time; %d of %d turns slept)",
-            coreCPU - delivering - validating - releasing, sleeps, turnCount))
+            format: "%7.3f s  (both threads, for their turns: spinning, or asleep in %d of %d turns)",
+            waiting, sleeps, turnCount))
 } else if !split {
     line(
         "core CPU",
