@@ -44,9 +44,10 @@ extension LiveActivityPushRequest {
         method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, parseJSON: APNsBodyParser,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
-        validate(
-            method: method, path: path, headers: headers, authenticate: authenticate, authorizeBundle: authorizeBundle,
-            checkBody: { checkBody(body, parseJSON: parseJSON) })
+        var topics = TopicMemo()
+        return validate(
+            method: method, path: path, headers: headers, topics: &topics, authenticate: authenticate,
+            authorizeBundle: authorizeBundle, checkBody: { checkBody(body, parseJSON: parseJSON) })
     }
 
     /// `validate(method:path:headers:body:parseJSON:authenticate:authorizeBundle:)` with RelayCore's
@@ -55,14 +56,26 @@ extension LiveActivityPushRequest {
         method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
+        var topics = TopicMemo()
+        return validate(
+            method: method, path: path, headers: headers, body: body, topics: &topics, authenticate: authenticate,
+            authorizeBundle: authorizeBundle)
+    }
+
+    /// The same, with the topics the connection sent lately (`topics`, see `TopicMemo`): a topic
+    /// found there skips the topic checks, with the same answers.
+    public static func validate(
+        method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, topics: inout TopicMemo,
+        authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
+    ) -> Result<LiveActivityPushRequest, APNsError> {
         validate(
-            method: method, path: path, headers: headers, authenticate: authenticate, authorizeBundle: authorizeBundle,
-            checkBody: { checkBody(body) })
+            method: method, path: path, headers: headers, topics: &topics, authenticate: authenticate,
+            authorizeBundle: authorizeBundle, checkBody: { checkBody(body) })
     }
 
     /// The checks in order, with the body's checks (12–13) as `checkBody`.
     private static func validate(
-        method: String, path: String, headers: APNsHeaderFields,
+        method: String, path: String, headers: APNsHeaderFields, topics: inout TopicMemo,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?,
         checkBody: () -> Result<LiveActivityPayload, APNsError>
     ) -> Result<LiveActivityPushRequest, APNsError> {
@@ -73,7 +86,7 @@ extension LiveActivityPushRequest {
         }
         if let error = authenticate(headers[APNsHeaderName.authorization]) { return .failure(error) }
         let checkedHeaders: DevicePushHeaders
-        switch checkHeaders(headers, authorizeBundle: authorizeBundle) {
+        switch checkHeaders(headers, topics: &topics, authorizeBundle: authorizeBundle) {
         case .success(let value): checkedHeaders = value
         case .failure(let error): return .failure(error)
         }
@@ -98,6 +111,15 @@ extension LiveActivityPushRequest {
     public static func checkHeaders(
         _ headers: APNsHeaderFields, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<DevicePushHeaders, APNsError> {
+        var topics = TopicMemo()
+        return checkHeaders(headers, topics: &topics, authorizeBundle: authorizeBundle)
+    }
+
+    /// Checks 4–11 with the topics the connection sent lately (`topics`, see `TopicMemo`): a topic
+    /// found there skips the topic checks, and one that passes them is remembered.
+    public static func checkHeaders(
+        _ headers: APNsHeaderFields, topics: inout TopicMemo, authorizeBundle: (_ bundleID: String) -> APNsError?
+    ) -> Result<DevicePushHeaders, APNsError> {
         if let error = headers.checkDuplicates() { return .failure(error) }
 
         var pushType: APNsPushType?
@@ -118,11 +140,16 @@ extension LiveActivityPushRequest {
         }
         let topic: APNsTopic
         let bundleID: String
-        do throws(APNsError) {
-            topic = try APNsTopic.parse(topicValue).get()
-            bundleID = try topic.requireLiveActivityBundleID().get()
-        } catch {
-            return .failure(error)
+        if let remembered = topics.find(topicValue) {
+            (topic, bundleID) = remembered
+        } else {
+            do throws(APNsError) {
+                topic = try APNsTopic.parse(topicValue).get()
+                bundleID = try topic.requireLiveActivityBundleID().get()
+            } catch {
+                return .failure(error)
+            }
+            topics.remember(topicValue, topic: topic, bundleID: bundleID)
         }
         if let error = authorizeBundle(bundleID) { return .failure(error) }
 
