@@ -14,6 +14,28 @@ final class APNsHeaderFieldsTests: XCTestCase {
         XCTAssertNil(headers.firstDuplicateName())
     }
 
+    /// Each known name is found from its text however the string was made, and a name with any
+    /// one byte changed (to any other byte) is a known name only when it is that name's text.
+    func testEveryNameAndEveryOneByteChangeOfIt() {
+        let byText = Dictionary(uniqueKeysWithValues: APNsHeaderName.allCases.map { ($0.text, $0) })
+        for name in APNsHeaderName.allCases {
+            XCTAssertEqual(APNsHeaderName(name.text), name)
+            XCTAssertEqual(APNsHeaderName(String(decoding: Array(name.text.utf8), as: UTF8.self)), name)
+            XCTAssertEqual(APNsHeaderName(String(name.text + "x").dropLast().description), name)
+            XCTAssertNil(APNsHeaderName(name.text + "x"))
+            XCTAssertNil(APNsHeaderName(String(name.text.dropLast())))
+            let bytes = Array(name.text.utf8)
+            for position in bytes.indices {
+                for byte in UInt8(0)...UInt8(127) where byte != bytes[position] {
+                    var changed = bytes
+                    changed[position] = byte
+                    let text = String(decoding: changed, as: UTF8.self)
+                    XCTAssertEqual(APNsHeaderName(text), byText[text], text)
+                }
+            }
+        }
+    }
+
     func testNamesThatResembleKnownOnesAreNotThem() {
         let lookalikes = [
             "apns-iD", "apns-ie", "apns-topix", "authorizatiom", "apns-priorit", "apns-push-typf", "apns-unique-ie",
