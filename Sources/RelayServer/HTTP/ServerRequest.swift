@@ -27,7 +27,7 @@ public final class ConnectionContext: @unchecked Sendable {
     private var lastRedactedAuthorization: (raw: String, text: String)?
     /// The device-push topics this connection sent lately that passed the topic checks, with
     /// their bundle IDs: a provider pushes to a few apps over a connection (see `TopicMemo`).
-    public var topics = TopicMemo()
+    var topics = TopicMemo()
 
     /// A context; the server makes one per connection, tests make their own.
     public init(
