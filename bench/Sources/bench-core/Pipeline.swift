@@ -70,7 +70,7 @@ final class Pipeline: @unchecked Sendable {
                 var releaseTime = 0.0
                 // The thread's CPU time is read at its start and end only; its phases are timed
                 // with the monotonic clock, four reads a chunk (a CPU-time read costs ~700 ns
-                // here, which at four a chunk was ~1% of the run).
+                // here: five of them a chunk were ~1% of the run).
                 let began = threadCPUTime()
                 var validating = monotonicSeconds()
                 var index = loop
