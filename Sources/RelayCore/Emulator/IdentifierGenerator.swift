@@ -63,24 +63,23 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
 
 /// Lowercase hexadecimal.
 public enum Hex {
-    /// The lowercase digit for `nibble` (0-15).
-    @inline(__always)
-    static func digit(_ nibble: UInt8) -> UInt8 {
-        nibble < 10 ? UInt8(ascii: "0") &+ nibble : UInt8(ascii: "a") &+ (nibble &- 10)
-    }
-
-    /// Each byte's two lowercase digits, the first in the low byte: stored little-endian, they
-    /// lie in the order they are read.
-    static let pairs: [UInt16] = (0..<256).map { byte in
-        UInt16(digit(UInt8(byte & 0x0F))) << 8 | UInt16(digit(UInt8(byte >> 4)))
-    }
-
-    /// `bytes` as lowercase hex.
+    /// `bytes` as lowercase hex: four bytes at a time (`digits(of:)`, as `uuid` writes them), then
+    /// the last one to three one by one.
     public static func encode(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
-            guard let out = out.baseAddress else { return 0 }
-            pairs.withUnsafeBufferPointer { pairs in
-                for (index, byte) in bytes.enumerated() { store(pairs[Int(byte)], at: out + 2 * index) }
+            guard let base = out.baseAddress else { return 0 }
+            let text = UnsafeMutableRawPointer(base)
+            bytes.withUnsafeBytes { raw in
+                var offset = 0
+                while offset + 4 <= raw.count {
+                    let word = raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    text.storeBytes(of: digits(of: word).littleEndian, toByteOffset: 2 * offset, as: UInt64.self)
+                    offset += 4
+                }
+                for index in offset..<raw.count {
+                    let pair = UInt16(truncatingIfNeeded: digits(of: UInt32(raw[index])))
+                    text.storeBytes(of: pair.littleEndian, toByteOffset: 2 * index, as: UInt16.self)
+                }
             }
             return bytes.count * 2
         }
@@ -133,12 +132,6 @@ public enum Hex {
         // '0' + n, and 39 more for n of 10 or more ('a' is 39 past '9' + 1); no lane carries.
         let letters = ((nibbles &+ 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101
         return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 0x27
-    }
-
-    /// Writes a byte's two digits from `pairs` at `position`.
-    @inline(__always)
-    private static func store(_ pair: UInt16, at position: UnsafeMutablePointer<UInt8>) {
-        UnsafeMutableRawPointer(position).storeBytes(of: pair.littleEndian, as: UInt16.self)
     }
 
     /// Whether `text` is non-empty, of even length and only hex digits (either case).

@@ -64,14 +64,21 @@ final class IdentifierGeneratorTests: XCTestCase {
         XCTAssertEqual(text(Hex.digits(of: 0xFFFF_FFFF)), "ffffffff")
     }
 
-    /// Checked against the standard library's own formatting, since `Hex.encode` uses the table.
-    func testHexPairsAreEachBytesDigits() {
-        for byte in 0..<256 {
-            let pair = Hex.pairs[byte]
-            let text = String(decoding: [UInt8(pair & 0xFF), UInt8(pair >> 8)], as: UTF8.self)
-            let expected = (byte < 16 ? "0" : "") + String(byte, radix: 16)
-            XCTAssertEqual(text, expected)
-            XCTAssertEqual(Hex.encode([UInt8(byte), 0xA5]), expected + "a5")
+    /// Checked against the standard library's own formatting: every byte value at every place of
+    /// a word, in lists of every length up to nine (whole words and the one to three left over).
+    func testEncodeWritesEachBytesDigits() {
+        func expected(_ bytes: [UInt8]) -> String {
+            bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        }
+        XCTAssertEqual(Hex.encode([]), "")
+        for count in 1...9 {
+            for place in 0..<count {
+                for byte in 0..<256 {
+                    var bytes = (0..<count).map { UInt8(truncatingIfNeeded: 0xA5 &+ 37 &* $0) }
+                    bytes[place] = UInt8(byte)
+                    XCTAssertEqual(Hex.encode(bytes), expected(bytes), "\(bytes)")
+                }
+            }
         }
     }
 }
