@@ -110,10 +110,10 @@ final class Pipeline: @unchecked Sendable {
         finished.wait()
         finished.wait()
         let began = threadCPUTime()
+        let advancingFrom = monotonicSeconds()
         server.advance(to: finalTime)
-        let advancing = threadCPUTime() - began
-        timings[0].cpu += advancing
-        timings[0].deliver += advancing
+        timings[0].deliver += monotonicSeconds() - advancingFrom
+        timings[0].cpu += threadCPUTime() - began
         return (
             server, timings.map(\.tally), timings.map(\.cpu),
             timings.map { ($0.validate, $0.wait, $0.deliver, $0.release) },
