@@ -57,9 +57,7 @@ public struct ScenarioRunner {
             emulator: DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: UInt64(seed)), now: start),
             start: start)
         try runner.createDevices(top["devices"])
-        guard let steps = top["steps"]?.arrayValue else {
-            throw ScenarioError(path: "steps", message: "is required: an array of steps")
-        }
+        let steps = try Self.requiredArray(top["steps"], path: "steps", of: "steps", allowsEmpty: true)
         var previous = 0.0
         for (index, step) in steps.enumerated() {
             let path = "steps[\(index)]"
@@ -117,9 +115,8 @@ public struct ScenarioRunner {
     // MARK: - Setup
 
     private mutating func createDevices(_ value: JSONValue?) throws(ScenarioError) {
-        guard let devices = value?.arrayValue, !devices.isEmpty else {
-            throw ScenarioError(path: "devices", message: "is required: an array of {\"name\", \"apps\"}")
-        }
+        let devices = try Self.requiredArray(
+            value, path: "devices", of: #"{"name", "apps"}"#, allowsEmpty: false)
         for (index, entry) in devices.enumerated() {
             let path = "devices[\(index)]"
             let name = try Self.requiredText(entry["name"], path: "\(path).name")
@@ -592,6 +589,22 @@ public struct ScenarioRunner {
 
     private func requireString(_ body: JSONObject, _ key: String, path: String) throws(ScenarioError) -> String {
         try Self.requiredText(body[key], path: "\(path).\(key)")
+    }
+
+    /// A member that must be an array of `what`: "is required" when it is missing (or null), and
+    /// what was found instead when it is there but is not one (or is empty, unless allowed), as
+    /// `requiredText` does.
+    private static func requiredArray(
+        _ value: JSONValue?, path: String, of what: String, allowsEmpty: Bool
+    ) throws(ScenarioError) -> [JSONValue] {
+        let kind = allowsEmpty ? "an array" : "a non-empty array"
+        guard let value, !value.isNull else {
+            throw ScenarioError(path: path, message: "is required: \(kind) of \(what)")
+        }
+        guard let elements = value.arrayValue, allowsEmpty || !elements.isEmpty else {
+            throw ScenarioError(path: path, message: "must be \(kind) of \(what), not \(value.jsonString)")
+        }
+        return elements
     }
 
     /// A member that must be a non-empty string: "is required" when it is missing (or null), and

@@ -83,6 +83,23 @@ final class ScenarioErrorTests: XCTestCase {
         }
     }
 
+    /// The device and step lists: missing is required; there but not a list (or no devices) says
+    /// what was found.
+    func testTheListsAreRequiredAndMustBeLists() {
+        let cases: [(JSONValue, String, String)] = [
+            (["steps": []], "devices", #"is required: a non-empty array of {"name", "apps"}"#),
+            (["devices": 3, "steps": []], "devices", #"must be a non-empty array of {"name", "apps"}, not 3"#),
+            (["devices": [], "steps": []], "devices", #"must be a non-empty array of {"name", "apps"}, not []"#),
+            (["devices": device], "steps", "is required: an array of steps"),
+            (["devices": device, "steps": ["at": 0]], "steps", #"must be an array of steps, not {"at":0}"#),
+        ]
+        for (scenario, path, message) in cases {
+            XCTAssertEqual(error(scenario)?.path, path, scenario.jsonString)
+            XCTAssertEqual(error(scenario)?.message, message, scenario.jsonString)
+        }
+        XCTAssertNil(error(["devices": device, "steps": []]))
+    }
+
     /// A step's time that is missing and one that is not a time are told apart.
     func testAStepTimeIsRequiredAndMustBeATime() {
         XCTAssertEqual(
