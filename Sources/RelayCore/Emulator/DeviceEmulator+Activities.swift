@@ -95,7 +95,10 @@ extension DeviceEmulator {
             throw .invalid("\(field) must be a finite number")
         case .applied:
             emit(.activityUpdated, activity: save(activity), at: now, extra: ["cause": "app"])
-        case .ignoredStale, .deferred, .coalesced, .refusedOverBudget:
+        case .deferred, .coalesced:
+            save(activity)
+            noteFutureChanged(of: activity.deviceId)
+        case .ignoredStale, .refusedOverBudget:
             save(activity)
         }
         return (activity, outcome)

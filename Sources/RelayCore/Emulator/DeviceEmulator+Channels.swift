@@ -100,6 +100,10 @@ extension DeviceEmulator {
             message.update, source: .push(priority: priority), frequentPushesEnabled: settings.frequentPushesEnabled,
             rules: rules, at: now)
         let snapshot = save(activity)
+        switch outcome {
+        case .deferred, .coalesced: noteFutureChanged(of: activity.deviceId)
+        default: break
+        }
         guard case .applied = outcome else { return false }
         emit(.activityUpdated, activity: snapshot, at: now, extra: ["cause": "broadcast"])
         return true

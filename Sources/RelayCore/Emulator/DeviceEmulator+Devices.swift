@@ -33,8 +33,11 @@ extension DeviceEmulator {
         save(device)
         for var activity in activities.values
         where activity.deviceId == deviceId && activity.bundleId == bundleId && !activity.state.isOver {
+            let held = activity.pendingUpdate
             activity.setFrequentPushesEnabled(settings.frequentPushesEnabled, rules: rules, at: now)
             save(activity)
+            // A held update released sooner or later moves the activity's future.
+            if activity.pendingUpdate != held { noteFutureChanged(of: deviceId) }
         }
         return settings
     }

@@ -193,6 +193,7 @@ extension DeviceEmulator {
             return .success(.applied)
         case .deferred(let until, let reason), .coalesced(let until, let reason):
             let replacing = if case .coalesced = outcome { true } else { false }
+            noteFutureChanged(of: snapshot.deviceId)
             hints.append(.held(forBudget: reason == .budget, until: until, replacing: replacing))
             return .success(.deferred)
         case .refusedOverBudget(let retryAt):

@@ -7,6 +7,8 @@ extension DeviceEmulator {
     /// `time` jumps. A `time` earlier than `now` changes nothing.
     public mutating func advance(to time: UnixSeconds) {
         guard time.isFinite else { return }
+        advancing = true
+        defer { advancing = false }
         while let due = deadlines.popDue(atOrBefore: time) {
             switch due.subject {
             case .activity(let position):

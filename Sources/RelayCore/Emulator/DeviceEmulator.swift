@@ -24,6 +24,12 @@ public struct DeviceEmulator: Sendable {
     /// Where `advance(to:)` collects an activity's transitions, emptied after each use but kept
     /// with its room: a list of its own each time cost an allocation at most pushes' arrival.
     var transitionScratch: [ActivityTransition] = []
+    /// Devices whose future a command changed since effects were last taken, in the order first
+    /// changed: `takeEffects()` records a `timeline.reload` for each (see `noteFutureChanged`).
+    var changedFutures: [String] = []
+    /// True while `advance(to:)` applies timed transitions: those are the future a timeline
+    /// already showed, so they do not make it stale.
+    var advancing = false
 
     /// What a token addresses.
     enum TokenTarget: Sendable, Hashable {
@@ -79,8 +85,10 @@ public struct DeviceEmulator: Sendable {
         self.nextSeq = max(nextSeq, 1)
     }
 
-    /// Hands over (and forgets) what the commands since the last call changed.
+    /// Hands over (and forgets) what the commands since the last call changed, ending with one
+    /// `timeline.reload` for each device whose future they changed.
     public mutating func takeEffects() -> EmulatorEffects {
+        recordTimelineReloads()
         defer { effects = EmulatorEffects() }
         return effects
     }
@@ -144,11 +152,13 @@ public struct DeviceEmulator: Sendable {
     mutating func emit(
         _ type: RelayEventType, activity snapshot: ActivitySnapshot, at time: UnixSeconds, extra: JSONObject = [:]
     ) {
+        if !advancing && type != .activityPushToken { noteFutureChanged(of: snapshot.deviceId) }
         emit(RelayEvent(type: type, at: time, activity: snapshot, extra: extra))
     }
 
     /// Records an alarm event carrying the alarm's current state.
     mutating func emit(_ type: RelayEventType, alarm: Alarm, at time: UnixSeconds) {
+        if !advancing { noteFutureChanged(of: alarm.deviceId) }
         emit(
             RelayEvent(
                 type: type, at: time, deviceId: alarm.deviceId, bundleId: alarm.bundleId, alarmId: alarm.id,

@@ -16,12 +16,14 @@ public struct RelayEventType: RawRepresentable, Hashable, Sendable, CustomString
     public static let alarmRemoved = RelayEventType("alarm.removed")
     public static let pushReceived = RelayEventType("push.received")
     public static let clock = RelayEventType("clock")
+    /// A push or an app call changed a device's future: its widget timeline is stale.
+    public static let timelineReload = RelayEventType("timeline.reload")
     /// Sent to a resuming subscriber that is further behind than the retained log.
     public static let snapshot = RelayEventType("snapshot")
 
     /// Every type the relay emits, in contract order.
     public static let all: [RelayEventType] = [
         .activityStarted, .activityUpdated, .activityStale, .activityEnded, .activityDismissed,
-        .activityPushToken, .alarmUpdated, .alarmRemoved, .pushReceived, .clock,
+        .activityPushToken, .alarmUpdated, .alarmRemoved, .pushReceived, .clock, .timelineReload,
     ]
 }

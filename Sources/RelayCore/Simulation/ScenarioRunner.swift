@@ -158,11 +158,12 @@ public struct ScenarioRunner {
         case "alarm": try operateAlarm(body, at: time, path: path)
         case "expect": try expect(body, values: values, at: time, path: path)
         case "advance": break
+        case "timeline": try widgetTimeline(body, values: values, at: time, path: path)
         default:
             throw ScenarioError(
                 path: "\(path).do",
                 message: "'\(action)' is not an action (start, update, end, settings, pushToStartToken, push, "
-                    + "createChannel, broadcast, scheduleAlarm, alarm, expect, advance)")
+                    + "createChannel, broadcast, scheduleAlarm, alarm, expect, advance, timeline)")
         }
         flush()
     }
@@ -484,6 +485,106 @@ public struct ScenarioRunner {
         }
     }
 
+    // MARK: - Widget timelines
+
+    /// `{"do": "timeline", "device", "family"?, "until"?, "expect"?}`: prints the device's widget
+    /// timeline (one `widget` line per entry) and checks what `expect` names: `entries` (how
+    /// many), `policy` (`{"atEnd": true}`, `{"after": t}`, `{"never": true}`), `dates` (each
+    /// entry's date) and `top` (the name of each entry's most relevant item, null for none).
+    private mutating func widgetTimeline(
+        _ body: JSONObject, values: ScenarioValues, at time: UnixSeconds, path: String
+    ) throws(ScenarioError) {
+        let label = try requireString(body, "device", path: path)
+        let device = try deviceID(label, path: "\(path).device")
+        var family = WidgetFamily.systemMedium
+        if let name = body["family"] {
+            guard let chosen = name.stringValue.flatMap(WidgetFamily.init(rawValue:)) else {
+                let known = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ScenarioError(path: "\(path).family", message: "must be one of \(known)")
+            }
+            family = chosen
+        }
+        var until: UnixSeconds?
+        if let value = body["until"] {
+            guard let resolved = try values.resolve(value, path: "\(path).until").doubleValue else {
+                throw ScenarioError(path: "\(path).until", message: "must be a time, like \"$now+2h\"")
+            }
+            until = resolved
+        }
+        let timeline: WidgetTimeline
+        do {
+            timeline = try emulator.widgetTimeline(deviceId: device, family: family, until: until, at: time)
+        } catch {
+            throw ScenarioError(path: "\(path).until", message: error.message)
+        }
+        let policy: String
+        switch timeline.policy {
+        case .atEnd: policy = "atEnd"
+        case .after(let date): policy = "after " + DurationText.offset(date - start)
+        case .never: policy = "never"
+        }
+        note(
+            time, "widget", "\(label) \(family.rawValue): \(timeline.entries.count) entries, policy \(policy)",
+            status: nil)
+        for entry in timeline.entries {
+            let items = entry.items.map { item in
+                var text = "\(labels[item.id] ?? item.id) \(item.state)"
+                if let remaining = item.remaining { text += " " + DurationText.offset(remaining).dropFirst() + " left" }
+                return text
+            }
+            let shown = items.isEmpty ? "nothing" : items.joined(separator: ", ")
+            note(
+                time, "widget",
+                "  \(DurationText.offset(entry.date - start)) relevance \(entry.relevance.plainText): \(shown)",
+                status: nil)
+        }
+        guard let wanted = body["expect"] else { return }
+        guard let expected = wanted.objectValue, !expected.isEmpty else {
+            throw ScenarioError(
+                path: "\(path).expect", message: "must be an object with entries, policy, dates and/or top")
+        }
+        let known: Set<String> = ["entries", "policy", "dates", "top"]
+        if let unknown = expected.keys.sorted().first(where: { !known.contains($0) }) {
+            throw ScenarioError(path: "\(path).expect.\(unknown)", message: "is not entries, policy, dates or top")
+        }
+        let found: JSONObject = [
+            "entries": .int(Int64(timeline.entries.count)), "policy": timeline.policy.json,
+            "dates": .array(timeline.entries.map { .number($0.date) }),
+            "top": .array(
+                timeline.entries.map { entry in .optional(entry.items.first.map { .string(labels[$0.id] ?? $0.id) }) }),
+        ]
+        for key in expected.keys.sorted() {
+            let want = try values.resolve(expected[key] ?? .null, path: "\(path).expect.\(key)")
+            let actual = found[key] ?? .null
+            if actual == want || Self.sameNumbers(actual, want) {
+                passed += 1
+                note(time, "expect", "\(label) timeline \(key) = \(want.jsonString) ✓", status: nil)
+            } else {
+                failures.append(
+                    "\(DurationText.offset(time - start)) \(label) timeline \(key): expected \(want.jsonString), found \(actual.jsonString)"
+                )
+                note(
+                    time, "expect",
+                    "\(label) timeline \(key): expected \(want.jsonString), found \(actual.jsonString) ✗",
+                    status: nil)
+            }
+        }
+    }
+
+    /// Whether two values are equal once every number in them is compared as a number (`5` and
+    /// `5.0`, and `$now` expressions, which resolve to doubles).
+    private static func sameNumbers(_ left: JSONValue, _ right: JSONValue) -> Bool {
+        if let a = left.doubleValue, let b = right.doubleValue { return a == b }
+        if let a = left.arrayValue, let b = right.arrayValue {
+            return a.count == b.count && zip(a, b).allSatisfy { sameNumbers($0, $1) }
+        }
+        if let a = left.objectValue, let b = right.objectValue {
+            return a.keys.sorted() == b.keys.sorted()
+                && a.keys.allSatisfy { sameNumbers(a[$0] ?? .null, b[$0] ?? .null) }
+        }
+        return left == right
+    }
+
     // MARK: - Lines
 
     private mutating func note(_ time: UnixSeconds, _ actor: String, _ text: String, status: Int?) {
@@ -509,7 +610,7 @@ public struct ScenarioRunner {
 
     /// Turns the emulator's events into `device` lines.
     private mutating func flush() {
-        for event in emulator.takeEffects().events where event.type != .pushReceived {
+        for event in emulator.takeEffects().events where event.type != .pushReceived && event.type != .timelineReload {
             entries.append(TimelineEntry(at: event.at, actor: "device", text: describe(event), event: event.data))
         }
     }

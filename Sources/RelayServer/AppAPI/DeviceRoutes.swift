@@ -6,6 +6,8 @@ import RelayNet
 /// - `POST /v1/devices` (admin only) → `201 {deviceId, deviceKey, createdAt}`; only the key's hash is kept.
 /// - `GET /v1/devices` → `{"items": [device]}` (a device key sees only its own device).
 /// - `GET /v1/devices/{deviceId}` → the device.
+/// - `GET /v1/devices/{deviceId}/timeline?family=&until=` → the device's widget timeline
+///   (`WidgetTimeline.json`); `family` defaults to `systemMedium`, `until` (Unix seconds) to 8 h on.
 /// - `PUT|GET /v1/devices/{deviceId}/apps/{bundleId}` → `{deviceId, bundleId, liveActivitiesEnabled,
 ///   frequentPushesEnabled, alarmAuthorization}`; `PUT` changes the members it carries.
 /// - `POST /v1/devices/{deviceId}/apps/{bundleId}/push-to-start-tokens` `{attributesType}` →
@@ -26,6 +28,10 @@ struct DeviceRoutes: RouteGroup {
         case 1:
             context.dispatch(
                 request, [AppEndpoint("GET", "app.device.get") { get($0, id: segments[0]) }], respond: respond)
+        case 2 where segments[1] == "timeline":
+            let id = segments[0]
+            context.dispatch(
+                request, [AppEndpoint("GET", "app.device.timeline") { timeline($0, deviceId: id) }], respond: respond)
         case 3 where segments[1] == "apps":
             let (id, bundleId) = (segments[0], segments[2])
             context.dispatch(
@@ -89,6 +95,41 @@ struct DeviceRoutes: RouteGroup {
         call.read(context.service, ids: ids) { emulator throws(EmulatorError) in
             try call.principal.require(emulator.devices[id]?.id, else: .notFound("device", id))
             return (try emulator.device(id).json, ids)
+        }
+    }
+
+    private func timeline(_ call: AppCall, deviceId: String) {
+        let ids = AppCall.LogIDs(device: deviceId)
+        guard let query = call.query(allowing: ["family", "until"]) else { return }
+        var family = WidgetFamily.systemMedium
+        if let name = query["family"] {
+            guard let chosen = WidgetFamily(rawValue: name) else {
+                let known = WidgetFamily.allCases.map(\.rawValue).joined(separator: ", ")
+                call.fail(.invalid("family '\(name.prefix(40))' is not a widget family (\(known))"), ids)
+                return
+            }
+            family = chosen
+        }
+        var until: UnixSeconds?
+        if let text = query["until"] {
+            guard let seconds = Double(text), seconds.isFinite else {
+                call.fail(.invalid("until '\(text.prefix(40))' is not Unix seconds"), ids)
+                return
+            }
+            until = seconds
+        }
+        // The projection is taken under the emulator's lock; its entries are made outside it.
+        let taken = context.service.read { emulator in
+            Result { () throws(EmulatorError) -> (WidgetProjection, UnixSeconds) in
+                try call.principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
+                return (try emulator.widgetProjection(deviceId: deviceId), context.service.clock.now())
+            }
+        }
+        do {
+            let (projection, now) = try taken.get()
+            call.answer(200, try projection.timeline(family: family, until: until, at: now).json, ids)
+        } catch {
+            call.fail(error, ids)
         }
     }
 
