@@ -20,10 +20,10 @@ final class EmulatorEffectsTests: XCTestCase {
         let activity = try emulator.startActivity(body: startBody(deviceId: device.id), at: t0)
         let effects = emulator.takeEffects()
 
-        XCTAssertEqual(effects.events.map(\.type), [.activityStarted, .activityPushToken])
+        XCTAssertEqual(effects.events.map(\.type), [.activityStarted, .activityPushToken, .timelineReload])
         let started = try XCTUnwrap(effects.events.first?.subject)
         XCTAssertEqual(started["pushToken"], .null, "the started event shows the activity before its token")
-        XCTAssertEqual(effects.events.last?.subject, activity.json)
+        XCTAssertEqual(effects.events[1].subject, activity.json)
         XCTAssertEqual(effects.documents.count, 1)
         XCTAssertEqual(effects.documents.first?.body, activity.json)
         XCTAssertEqual(effects.documents.first?.state, "active")

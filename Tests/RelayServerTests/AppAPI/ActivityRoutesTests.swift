@@ -34,7 +34,7 @@ final class ActivityRoutesTests: XCTestCase {
         XCTAssertEqual(reply["channelId"], .null)
         XCTAssertEqual(reply["endedAt"], .null)
         let types = try api.events().map(\.type)
-        XCTAssertEqual(Array(types.suffix(2)), ["activity.started", "activity.pushToken"])
+        XCTAssertEqual(Array(types.suffix(3)), ["activity.started", "activity.pushToken", "timeline.reload"])
     }
 
     func testStartValidation() {

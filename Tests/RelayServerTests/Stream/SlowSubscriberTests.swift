@@ -21,8 +21,9 @@ final class SlowSubscriberTests: XCTestCase {
     func testStalledReaderIsCutOffWhileOthersGetEverythingAndPublishersNeverWait() throws {
         let device = try relay.createDevice()
         let activity = try relay.startActivity(deviceId: device.id)
-        let slow = try relay.openStream(receiveBufferBytes: 4096)  // reads nothing until the end
-        let fast = try relay.openStream()
+        // The updates only: each commit's `timeline.reload` would only add one event per batch.
+        let slow = try relay.openStream("/v1/stream?types=activity.updated", receiveBufferBytes: 4096)
+        let fast = try relay.openStream("/v1/stream?types=activity.updated")
         relay.waitForSubscribers(2)
 
         let total = 4000
@@ -62,7 +63,8 @@ final class SlowSubscriberTests: XCTestCase {
 
         // It resumes from its last id and gets exactly the rest.
         let firstSeq = try XCTUnwrap(fastEvents.first).seq
-        let resumed = try relay.openStream(lastEventID: got.last?.id ?? String(firstSeq - 1))
+        let resumed = try relay.openStream(
+            "/v1/stream?types=activity.updated", lastEventID: got.last?.id ?? String(firstSeq - 1))
         let rest = try resumed.collect(total - got.count, timeout: 60)
         XCTAssertTrue(
             steps(got + rest) == (1...total).map(Int64.init),

@@ -27,16 +27,20 @@ final class StreamDeliveryTests: XCTestCase {
         relay.waitForSubscribers(1)
         let activity = try relay.startActivity(deviceId: device.id)
         for batch in 0..<10 { try relay.updateActivity(activity, count: 20, from: batch * 20 + 1) }
-        let events = try stream.collect(201)
-        XCTAssertEqual(events.count, 201)
+        let all = try stream.collect(212)
+        XCTAssertEqual(all.count, 212)
+        let seqs = all.map(\.seq)
+        XCTAssertEqual(seqs, Array(seqs[0]..<(seqs[0] + 212)), "ids are consecutive and increasing")
+        // Each commit (the start, then each batch of 20) ends with its device's `timeline.reload`.
+        let reloads = all.indices.filter { all[$0].event == "timeline.reload" }
+        XCTAssertEqual(reloads, [1] + (1...10).map { 1 + $0 * 21 })
+        let events = all.filter { $0.event != "timeline.reload" }
         XCTAssertEqual(events.first?.event, "activity.started")
         XCTAssertEqual(events.dropFirst().map(\.event), Array(repeating: "activity.updated", count: 200))
-        let seqs = events.map(\.seq)
-        XCTAssertEqual(seqs, Array(seqs[0]..<(seqs[0] + 201)), "ids are consecutive and increasing")
         let steps = events.dropFirst().map { $0.json["activity"]?["contentState"]?["step"]?.int64Value ?? -1 }
         XCTAssertEqual(steps, (1...200).map(Int64.init))
         let last = events[200].json
-        XCTAssertEqual(last["seq"]?.int64Value, Int64(seqs[200]))
+        XCTAssertEqual(last["seq"]?.int64Value, Int64(seqs[210]))
         XCTAssertEqual(last["type"]?.stringValue, "activity.updated")
         XCTAssertNotNil(last["at"]?.doubleValue)
         XCTAssertEqual(last["activity"]?["id"]?.stringValue, activity)
@@ -49,7 +53,7 @@ final class StreamDeliveryTests: XCTestCase {
     func testResumeWithLastEventIDReplaysExactlyWhatWasMissed() throws {
         let device = try relay.createDevice()
         let activity = try relay.startActivity(deviceId: device.id)
-        let first = try relay.openStream()
+        let first = try relay.openStream("/v1/stream?types=activity.updated")
         relay.waitForSubscribers(1)
         try relay.updateActivity(activity, count: 5)
         let seen = try first.collect(5)
@@ -58,13 +62,13 @@ final class StreamDeliveryTests: XCTestCase {
         relay.waitForSubscribers(0)
         try relay.updateActivity(activity, count: 30, from: 6)  // missed while away
         for lastEventID in [first.lastEventID] {
-            let resumed = try relay.openStream(lastEventID: lastEventID)
+            let resumed = try relay.openStream("/v1/stream?types=activity.updated", lastEventID: lastEventID)
             relay.waitForSubscribers(1)
             try relay.updateActivity(activity, count: 3, from: 36)  // live, after the replay
             let events = try resumed.collect(33)
             let steps = events.map { $0.json["activity"]?["contentState"]?["step"]?.int64Value ?? -1 }
             XCTAssertEqual(steps, (6...38).map(Int64.init), "every missed event once, then live ones, in order")
-            XCTAssertEqual(events.first?.seq, UInt64(lastEventID)! + 1)
+            XCTAssertEqual(events.first?.seq, UInt64(lastEventID)! + 2, "after the batch's timeline.reload")
             XCTAssertEqual(try resumed.drain(for: 0.3).count, 0)
             resumed.close()
         }
@@ -81,16 +85,17 @@ final class StreamDeliveryTests: XCTestCase {
         let other = try relay.createDevice()
         let activity = try relay.startActivity(deviceId: device.id)
         _ = try relay.startActivity(deviceId: other.id)
-        // Pruning runs when a batch ends on a multiple of 1000: reach seq 999, then one more.
+        // Pruning runs when a batch crosses a multiple of 1000: reach seq 999 (998 updates and the
+        // batch's timeline.reload), then one more update (1000) and its reload (1001).
         let next = try relay.perform { emulator, _ in emulator.nextSeq }
-        try relay.updateActivity(activity, count: Int(999 - next + 1))
+        try relay.updateActivity(activity, count: Int(999 - next))
         try relay.updateActivity(activity, count: 1, from: 5000)
         let oldest = try XCTUnwrap(try relay.runtime.service.store.reader.oldestEventSeq())
         XCTAssertGreaterThan(oldest, 900, "the log was pruned to its retention")
         let stream = try relay.openStream("/v1/stream?deviceId=\(device.id)", lastEventID: "3")
         let snapshot = try XCTUnwrap(stream.collect(1).first)
         XCTAssertEqual(snapshot.event, "snapshot")
-        XCTAssertEqual(snapshot.seq, 1000)
+        XCTAssertEqual(snapshot.seq, 1001)
         let data = snapshot.json
         XCTAssertEqual(data["type"]?.stringValue, "snapshot")
         XCTAssertEqual(data["activities"]?.arrayValue?.count, 1, "only the filtered device's activity")
@@ -100,16 +105,16 @@ final class StreamDeliveryTests: XCTestCase {
         XCTAssertEqual(data["clock"]?["mode"]?.stringValue, "system")
         try relay.updateActivity(activity, count: 1, from: 5001)
         let live = try stream.collect(1)
-        XCTAssertEqual(live.first?.seq, 1001)
+        XCTAssertEqual(live.first?.seq, 1002)
         stream.close()
         // A fresh renderer asks for the current state first.
         let fresh = try relay.openStream("/v1/stream?snapshot=true&types=activity.updated")
         let first = try XCTUnwrap(fresh.collect(1).first)
         XCTAssertEqual(first.event, "snapshot")
         XCTAssertEqual(first.json["activities"]?.arrayValue?.count, 2)
-        XCTAssertEqual(first.seq, 1001)
+        XCTAssertEqual(first.seq, 1003)
         try relay.updateActivity(activity, count: 1, from: 5002)
-        XCTAssertEqual(try fresh.collect(1).map(\.seq), [1002])
+        XCTAssertEqual(try fresh.collect(1).map(\.seq), [1004])
         fresh.close()
         // An id from the future (another data directory) also gets a snapshot rather than silence.
         let ahead = try relay.openStream(lastEventID: "999999")
