@@ -178,6 +178,43 @@ final class WidgetTimelineTests: XCTestCase {
         XCTAssertEqual(emulator.takeEffects().events.map(\.type), [.activityUpdated, .timelineReload])
     }
 
+    /// A push held for later moves the future without an event of its own: it records a reload,
+    /// and the timeline has an entry at its release. A push the device ignores records none.
+    func testAHeldPushRecordsAReloadAndAnIgnoredOneDoesNot() throws {
+        var emulator = emulator()
+        let device = emulator.createDevice(keyHash: "k", at: start).id
+        let started = try emulator.startActivity(
+            body: [
+                "deviceId": .string(device), "bundleId": "com.example.app", "attributesType": "A", "attributes": [:],
+                "contentState": ["n": 0], "pushType": "token",
+            ], at: start)
+        let token = try XCTUnwrap(emulator.activities[started.id]?.pushToken)
+        _ = emulator.takeEffects()
+        func push(_ n: Int, timestamp: Double, priority: String) throws -> [RelayEventType] {
+            let payload: JSONValue = [
+                "aps": ["event": "update", "timestamp": .number(timestamp), "content-state": ["n": .int(Int64(n))]]
+            ]
+            let headers: [(name: String, value: String)] = [
+                ("apns-push-type", "liveactivity"), ("apns-topic", "com.example.app.push-type.liveactivity"),
+                ("apns-priority", priority),
+            ]
+            let request = try LiveActivityPushRequest.validate(
+                method: "POST", path: "/3/device/" + token, headers: APNsHeaderFields(headers),
+                body: payload.serialized(), parseJSON: { try JSONValue(parsing: $0) }, authenticate: { _ in nil },
+                authorizeBundle: { _ in nil }
+            ).get()
+            let context = PushContext(apnsId: "a", uniqueId: "u", headers: [:], payload: payload)
+            _ = emulator.deliver(request, context: context, at: start + 10)
+            return emulator.takeEffects().events.map(\.type)
+        }
+        XCTAssertEqual(try push(1, timestamp: start + 10, priority: "5"), [.pushReceived, .timelineReload])
+        let timeline = try emulator.widgetTimeline(
+            deviceId: device, family: .systemMedium, until: start + 60, at: start + 10)
+        XCTAssertEqual(timeline.entries.map { $0.date - start }, [10, 25], "the release after lowPriorityDelay")
+        XCTAssertEqual(timeline.entries.last?.items.first?.details?["contentState"], ["n": 1])
+        XCTAssertEqual(try push(2, timestamp: start - 100, priority: "10"), [.pushReceived], "older: ignored")
+    }
+
     /// Minute ticks are counted back from the end and always move forward, even when the time
     /// they start from is one a float subtraction left a hair short of a whole minute.
     func testMinuteTicks() {
