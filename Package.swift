@@ -40,6 +40,8 @@ let package = Package(
         .target(
             name: "RelayServer",
             dependencies: ["RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
+            // The browser console's files, compiled into the binary as byte arrays.
+            resources: [.embedInCode("Console/Assets")],
             swiftSettings: common),
         .executableTarget(
             name: "activity-relay", dependencies: ["RelayServer", "RelayCore", "RelayNet", "RelayHTTP", "CJemalloc"],

@@ -49,7 +49,9 @@ enum ServeCommand {
             routeSettings: RouteSettings(
                 adminKey: directory.adminKey, keyring: keyring, stream: configuration.stream,
                 providerRefusalLimit: configuration.providerRefusalLimit,
-                broadcastBundleIDs: configuration.broadcastBundleIDs))
+                broadcastBundleIDs: configuration.broadcastBundleIDs,
+                devProviderKey: DevProviderKey(
+                    teamID: DataDirectory.devTeamID, keyID: DataDirectory.devKeyID, key: directory.devProviderKey)))
         options.host = configuration.listen.host
         options.port = configuration.listen.port
         options.clockMode = configuration.clock == .virtual ? .virtual : .system

@@ -24,20 +24,21 @@ public struct EmulatedDevice: Sendable, Hashable {
     /// The settings of `bundleId` (defaults when never set).
     public func settings(_ bundleId: String) -> AppSettings { apps[bundleId] ?? AppSettings() }
 
-    /// The device in its API shape (the key hash is left out).
+    /// The device in its API shape: the key hash is left out; the push-to-start budgets (per
+    /// bundle ID, as of their last draw) are in, for renderers to show them draining.
     public var json: JSONValue {
         [
             "id": .string(id), "deviceId": .string(id), "createdAt": .number(createdAt),
             "apps": .object(JSONObject(apps.mapValues(\.json))),
             "pushToStartTokens": .array(pushToStartTokens.map(\.json)),
+            "pushToStartBudgets": .object(JSONObject(pushToStartBudgets.mapValues(\.json))),
         ]
     }
 
-    /// The device as stored: the API shape plus the key hash and budgets.
+    /// The device as stored: the API shape plus the key hash.
     public var storedJSON: JSONValue {
         guard case .object(var members) = json else { return json }
         members["keyHash"] = .string(keyHash)
-        members["pushToStartBudgets"] = .object(JSONObject(pushToStartBudgets.mapValues(\.json)))
         return .object(members)
     }
 

@@ -12,16 +12,21 @@ public struct RouteSettings: Sendable {
     /// The apps with the Broadcast Capability: channel management and broadcasts for any other
     /// app are `400 FeatureNotEnabled`.
     public var broadcastBundleIDs: AllowedBundleIDs
+    /// The key the browser console's "send a push" form has provider tokens signed with (for an
+    /// admin only); nil turns the form off.
+    public var devProviderKey: DevProviderKey?
 
     public init(
         adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
-        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit, broadcastBundleIDs: AllowedBundleIDs = .any
+        providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit, broadcastBundleIDs: AllowedBundleIDs = .any,
+        devProviderKey: DevProviderKey? = nil
     ) {
         self.adminKey = adminKey
         self.keyring = keyring
         self.stream = stream
         self.providerRefusalLimit = providerRefusalLimit
         self.broadcastBundleIDs = broadcastBundleIDs
+        self.devProviderKey = devProviderKey
     }
 }
 
@@ -38,6 +43,7 @@ public enum DefaultRoutes {
             // /v1/stream and /v1/stream-tickets.
             PushLogRoutes(service: service, auth: auth),
             StreamRoutes(service: service, settings: settings, auth: auth),
+            ConsoleRoutes(auth: auth, devKey: settings.devProviderKey, clock: service.clock),
         ] + AppAPI.routes(service: service, settings: settings, auth: auth)
     }
 }

@@ -45,7 +45,9 @@ final class LiveRelay {
         var options = RelayRuntime.Options(
             certificatePath: cert, privateKeyPath: key,
             databasePath: directory.appendingPathComponent("relay.sqlite").path,
-            routeSettings: RouteSettings(adminKey: AdminKey(Self.adminKey)!, keyring: keyring))
+            routeSettings: RouteSettings(
+                adminKey: AdminKey(Self.adminKey)!, keyring: keyring,
+                devProviderKey: DevProviderKey(teamID: "DEVTEAM000", keyID: "DEVKEY0000", key: devKey)))
         options.port = 0
         options.threads = 2
         let extras = extraRoutes
