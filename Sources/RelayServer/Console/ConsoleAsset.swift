@@ -28,7 +28,8 @@ struct ConsoleAsset: Sendable {
         ConsoleAsset(
             path: "/console/console.js", contentType: "text/javascript; charset=utf-8",
             body: PackageResources.console_js),
-        ConsoleAsset(path: "/console/console.css", contentType: "text/css; charset=utf-8", body: PackageResources.console_css),
+        ConsoleAsset(
+            path: "/console/console.css", contentType: "text/css; charset=utf-8", body: PackageResources.console_css),
         ConsoleAsset(path: "/console/icon.svg", contentType: "image/svg+xml", body: PackageResources.icon_svg),
     ]
 

@@ -47,12 +47,14 @@ public struct ConsoleRoutes: RouteGroup {
             respond(.full(providerToken(request)))
         default:
             guard let asset = assets[path] else {
-                return respond(.full(JSONResponse.error(404, "notFound", "the console has no file \(path.prefix(200))")))
+                return respond(
+                    .full(JSONResponse.error(404, "notFound", "the console has no file \(path.prefix(200))")))
             }
             guard method == "GET" || method == "HEAD" else {
                 return respond(.full(Self.methodNotAllowed("GET", path)))
             }
-            respond(.full(asset.response(ifNoneMatch: request.request.headers["if-none-match"], head: method == "HEAD")))
+            respond(
+                .full(asset.response(ifNoneMatch: request.request.headers["if-none-match"], head: method == "HEAD")))
         }
     }
 
@@ -75,7 +77,8 @@ public struct ConsoleRoutes: RouteGroup {
             return response
         case .authenticated(.device):
             return JSONResponse.error(
-                403, "forbidden", "only the admin key may mint provider tokens; sign in with the admin key to send pushes")
+                403, "forbidden",
+                "only the admin key may mint provider tokens; sign in with the admin key to send pushes")
         case .authenticated(.admin):
             guard let devKey else {
                 return JSONResponse.error(
