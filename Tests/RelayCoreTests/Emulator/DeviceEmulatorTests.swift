@@ -55,6 +55,18 @@ final class DeviceEmulatorTests: XCTestCase {
     /// A push finds its activity by the whole token, however the provider spells it: in uppercase
     /// it is the same token; one digit off anywhere is `BadDeviceToken`, and after a restore the
     /// token still finds the activity.
+    func testDeviceShowsItsPushToStartBudgetsButNotItsKeyHash() throws {
+        var device = EmulatedDevice(id: "d1", createdAt: start, keyHash: "secret-hash")
+        var budget = PushToStartBudget(rules: .defaults, at: start)
+        XCTAssertTrue(budget.take(rules: .defaults, at: start))
+        device.pushToStartBudgets[bundle] = budget
+        let shown = try XCTUnwrap(device.json["pushToStartBudgets"]?[bundle])
+        XCTAssertEqual(shown["tokens"]?.doubleValue, Double(RelayRules.defaults.pushToStartBudget.capacity - 1))
+        XCTAssertNil(device.json["keyHash"])
+        XCTAssertEqual(device.storedJSON["keyHash"]?.stringValue, "secret-hash")
+        XCTAssertEqual(try EmulatedDevice.fromJSON(device.storedJSON).pushToStartBudgets[bundle], budget)
+    }
+
     func testAPushFindsItsActivityByTheWholeToken() throws {
         var emulator = emulator()
         let device = emulator.createDevice(keyHash: "k", at: start)

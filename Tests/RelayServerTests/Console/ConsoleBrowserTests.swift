@@ -33,7 +33,7 @@ final class ConsoleBrowserTests: XCTestCase {
             ], timeout: 300)
         XCTAssertEqual(run.status, 0, "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
         XCTAssertTrue(run.stdout.contains("console: all checks passed"), run.stdout)
-        for name in ["lockscreen", "island", "pushlog", "ended", "alarm", "console"] {
+        for name in ["lockscreen", "island", "overview", "pushlog", "ended", "alarm", "console"] {
             let path = output + "/\(name).png"
             let bytes = FileManager.default.contents(atPath: path) ?? Data()
             XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(path) is not a PNG")

@@ -16,7 +16,8 @@ Checks, in order (each failure raises and exits 1):
   - at rate 1 an alarm countdown ticks, and after its Pause button it stands still;
   - no request of the page went to another origin, and the content security policy was never violated.
 
-Screenshots go to OUT_DIR: lockscreen.png, island.png, pushlog.png, ended.png, alarm.png, console.png.
+Screenshots go to OUT_DIR: lockscreen.png, island.png, overview.png (both with the
+budgets), pushlog.png, ended.png, alarm.png, console.png (the whole page).
 
 usage: console_browser.py BASE_URL ADMIN_KEY CAFILE PROVIDER_JWT OUT_DIR [CHROMIUM]
 Requires: Python 3.9+, httpx with h2, playwright (`pip install httpx h2 playwright`), Debian's chromium.
@@ -144,6 +145,7 @@ with sync_playwright() as playwright:
     step(f"push shown on the Lock Screen {seen * 1000:.0f} ms after its 200 (apns-id {pushed.headers['apns-id']})")
     page.locator("#phone").screenshot(path=os.path.join(out_dir, "lockscreen.png"))
     page.locator("#island-panel").screenshot(path=os.path.join(out_dir, "island.png"))
+    page.locator(".stage").screenshot(path=os.path.join(out_dir, "overview.png"))
 
     # The console's own form: a signed push through the provider API, from the browser.
     page.select_option("#send-activity", pizza["id"])

@@ -68,6 +68,8 @@
 
   function setClock(value) {
     if (!value || typeof value.now !== 'number') return;
+    // A jump of the virtual clock leaves any banner far in the past.
+    if (clock && Math.abs(value.now - clockNow()) > 5) banners = [];
     clock = value;
     clockReal = Date.now() / 1000;
     $('clock-mode').textContent = clock.mode === 'virtual' ? `virtual clock · rate ${clock.rate}` : 'system clock';
