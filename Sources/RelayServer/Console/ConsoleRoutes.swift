@@ -1,6 +1,6 @@
 import RelayCore
 import RelayHTTP
-public import RelayNet
+import RelayNet
 
 /// The browser console: the page at `/` and its files under `/console/`, served from the binary
 /// with a strict content security policy, plus two calls only the page needs.
@@ -103,19 +103,5 @@ public struct ConsoleRoutes: RouteGroup {
         var response = JSONResponse.error(405, "methodNotAllowed", "use \(allowed) \(path.prefix(200))")
         response.headers.add("allow", allowed == "GET" ? "GET, HEAD" : allowed)
         return response
-    }
-}
-
-/// The development provider key the console signs its pushes with (team `DEVTEAM000`, key
-/// `DEVKEY0000` in a data directory the relay created).
-public struct DevProviderKey: Sendable {
-    public let teamID: String
-    public let keyID: String
-    public let key: P256PrivateKey
-
-    public init(teamID: String, keyID: String, key: P256PrivateKey) {
-        self.teamID = teamID
-        self.keyID = keyID
-        self.key = key
     }
 }
