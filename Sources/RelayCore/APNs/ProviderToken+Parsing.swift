@@ -1,13 +1,15 @@
 /// Reading `authorization: bearer <JWT>` into a `ProviderToken`, with APNs' reasons:
 /// - no header, an empty one, or `bearer` with nothing after it: `403 MissingProviderToken`;
 /// - any other fault (another scheme, not three base64url parts, header or claims not JSON
-///   objects, `alg` other than `ES256`, missing or malformed `kid`/`iss`/`iat`, a signature that
+///   objects, `alg` other than `ES256`, a `crit` header parameter (the relay understands no
+///   extension, so any critical one makes the token unacceptable: RFC 7515 §4.1.11), missing or malformed `kid`/`iss`/`iat`, a signature that
 ///   is not 64 bytes): `403 InvalidProviderToken`, with a message naming the fault.
 extension ProviderToken {
     /// Wire names in the JWT header and claims.
     private enum Key {
         static let algorithm = "alg"
         static let keyID = "kid"
+        static let critical = "crit"
         static let issuer = "iss"
         static let issuedAt = "iat"
     }
@@ -65,6 +67,9 @@ extension ProviderToken {
             let algorithm = header[Key.algorithm]?.stringValue
             guard algorithm == "ES256" else {
                 throw invalid("alg is \(algorithm.map { APNsASCII.quoted($0) } ?? "missing"); APNs accepts only ES256")
+            }
+            guard header[Key.critical] == nil else {
+                throw invalid("the token's header has crit; the relay understands no critical JWS extension")
             }
             let keyID = try identifier(header[Key.keyID], name: "kid (key ID)")
             let claims = try object(decoded[1], name: "claims", parseJSON: parseJSON)

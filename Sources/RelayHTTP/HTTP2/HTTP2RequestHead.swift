@@ -64,6 +64,11 @@ final class HTTP2RequestHead: Sendable {
         } else {
             guard let scheme, !scheme.isEmpty else { throw Self.malformed(streamID, "missing :scheme") }
             guard let path, !path.isEmpty else { throw Self.malformed(streamID, "missing or empty :path") }
+            // A request target is one token: RFC 9113 §8.3.1 refers to RFC 3986, whose grammar has
+            // no whitespace or control character.
+            guard !path.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7f }) else {
+                throw Self.malformed(streamID, ":path with a space or control character")
+            }
             if scheme == "http" || scheme == "https" {
                 guard path.utf8.first == UInt8(ascii: "/") || (path == "*" && method == "OPTIONS") else {
                     throw Self.malformed(streamID, ":path is neither absolute nor * for OPTIONS")

@@ -38,6 +38,7 @@ extension HTTP2ServerConnection {
                 handle(error, events: &events)
             }
         }
+        if phase != .closed { creditConnectionWindow() }  // streams reset or delivered free window
         return events
     }
 
@@ -112,7 +113,7 @@ extension HTTP2ServerConnection {
         }
         receiveWindow.consume(flowControlledLength)
         receivedUnacknowledged += flowControlledLength
-        creditConnectionWindow()
+        defer { creditConnectionWindow() }
         if flowControlledLength == 0 && !endStream {
             try chargeControlFrame()
         }
@@ -154,13 +155,23 @@ extension HTTP2ServerConnection {
         }
     }
 
-    /// Returns consumed connection window to the client once half of it is used.
-    private mutating func creditConnectionWindow() {
+    /// Returns consumed connection window to the client once half of it is used, except the bytes
+    /// still held in request bodies not yet handed to the server: window is granted as bodies are
+    /// consumed, so the connection window (`connectionWindowSize`) bounds what one connection's
+    /// unfinished requests hold, however many streams share it.
+    mutating func creditConnectionWindow() {
         guard receivedUnacknowledged >= configuration.connectionWindowSize / 2 else { return }
-        HTTP2Frame(streamID: 0, payload: .windowUpdate(increment: UInt32(receivedUnacknowledged)))
+        let credit = receivedUnacknowledged - heldRequestBytes
+        guard credit >= configuration.connectionWindowSize / 2 else { return }
+        HTTP2Frame(streamID: 0, payload: .windowUpdate(increment: UInt32(credit)))
             .encode(into: &controlOutput)
-        _ = receiveWindow.increase(by: receivedUnacknowledged)
-        receivedUnacknowledged = 0
+        _ = receiveWindow.increase(by: credit)
+        receivedUnacknowledged -= credit
+    }
+
+    /// Request body bytes buffered on streams whose request has not been delivered.
+    var heldRequestBytes: Int {
+        streams.values.reduce(0) { held, stream in stream.delivered ? held : held + stream.body.count }
     }
 
     /// Hands a finished (or too large) request to the server.

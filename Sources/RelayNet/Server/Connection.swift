@@ -16,6 +16,8 @@ public final class Connection: @unchecked Sendable {
     public let id: UInt64
     /// The peer, e.g. `127.0.0.1:51234` or `[::1]:51234`.
     public let remoteAddress: String
+    /// The peer's IP address alone, e.g. `127.0.0.1` or `::1`.
+    public let remoteHost: String
     /// The protocol agreed by ALPN (`h2`, `http/1.1`), or nil if the client offered none we speak.
     public internal(set) var alpnProtocol: String?
     /// The client's certificate (DER), when client certificates are requested and one was presented.
@@ -57,12 +59,13 @@ public final class Connection: @unchecked Sendable {
     var registeredEvents: UInt32 = 0
 
     init(
-        socket: Socket, remoteAddress: String, id: UInt64, loop: EventLoop, engine: TLSEngine, limits: ServerLimits,
+        socket: Socket, remoteAddress: String, remoteHost: String, id: UInt64, loop: EventLoop, engine: TLSEngine, limits: ServerLimits,
         makeHandler: @escaping () -> any ConnectionHandler,
         onClose: @escaping (Connection, (any Error)?, Bool) -> Void
     ) {
         self.socket = socket
         self.remoteAddress = remoteAddress
+        self.remoteHost = remoteHost
         self.id = id
         self.loop = loop
         self.engine = engine

@@ -4,6 +4,9 @@ public struct ServerLimits: Sendable, Equatable {
     public var handshakeTimeout: Double = 10
     /// Open connections across all loops; further ones are accepted and closed at once.
     public var maxConnections: Int = 10_000
+    /// Open connections from one IP address; further ones from it are accepted and closed at once,
+    /// so one client cannot take every slot. Default 256.
+    public var maxConnectionsPerAddress: Int = 256
     /// Bytes read from a socket per `recv` (at most 64 KiB, the loop's shared read buffer).
     public var readChunkSize: Int = 16 * 1024
     /// Bytes read from one connection per loop pass, so a fast sender cannot starve its neighbours.
@@ -31,6 +34,7 @@ public struct ServerLimits: Sendable, Equatable {
         var limits = self
         limits.handshakeTimeout = max(0.001, handshakeTimeout)
         limits.maxConnections = max(1, maxConnections)
+        limits.maxConnectionsPerAddress = max(1, maxConnectionsPerAddress)
         limits.readChunkSize = min(max(1024, readChunkSize), 64 * 1024)
         limits.maxReadBytesPerPass = max(limits.readChunkSize, maxReadBytesPerPass)
         limits.writeLowWaterMark = max(0, writeLowWaterMark)

@@ -7,7 +7,9 @@ import Glibc
 /// group's loops (one `execute` hop each, small beside a handshake). One socket per address, rather than an
 /// SO_REUSEPORT socket per loop, keeps "address already in use" an error when another process holds the
 /// port, spreads connections evenly however few clients there are, and means closing a listener at
-/// shutdown resets no connection queued on a sibling socket. Limits apply server-wide: past `maxConnections`, new connections are accepted and closed.
+/// shutdown resets no connection queued on a sibling socket. Limits apply server-wide: past `maxConnections`, or
+/// past `maxConnectionsPerAddress` from one IP address, new connections are accepted and closed, counted
+/// in `refusedConnections` and reported to `onRefusal`.
 /// `beginShutdown` stops accepting, asks every handler to finish (`shutdownRequested`) and force-closes
 /// what is left after the grace period; `waitUntilClosed`/`onAllClosed` report when everything is closed.
 // Sendable: shared counters under `lock`; per-loop state confined to its loop.
@@ -24,6 +26,10 @@ public final class TLSServer: @unchecked Sendable {
     private let lock = Lock()
     // Guarded by `lock`.
     private var openConnections = 0
+    /// Open connections per peer IP address (entries removed at zero).
+    private var openPerAddress: [String: Int] = [:]
+    private var refused: UInt64 = 0
+    private var refusalObserver: (@Sendable (_ reason: ConnectionRefusal, _ remoteAddress: String) -> Void)?
     private var openListeners = 0
     private var nextConnectionID: UInt64 = 1
     private var shuttingDown = false
@@ -51,6 +57,17 @@ public final class TLSServer: @unchecked Sendable {
     ) {
         lock.withLock { handshakeFailureObserver = observer }
     }
+
+    /// Called (on the accepting loop) for every connection closed at once by a limit; for counting and
+    /// (rate-limited) logging.
+    public func onRefusal(
+        _ observer: @escaping @Sendable (_ reason: ConnectionRefusal, _ remoteAddress: String) -> Void
+    ) {
+        lock.withLock { refusalObserver = observer }
+    }
+
+    /// Connections closed at once by `maxConnections` or `maxConnectionsPerAddress` since start.
+    public var refusedConnections: UInt64 { lock.withLock { refused } }
 
     /// Starts listening on `host` (IPv4 or IPv6 literal, or `localhost`) and `port` (0 picks a free one);
     /// returns the bound port. Call from outside the group's loops (it waits for one of them). May be
@@ -153,34 +170,48 @@ public final class TLSServer: @unchecked Sendable {
     /// Admits an accepted socket (or closes it at once when over `maxConnections` or shutting down) and
     /// hands it to the next loop.
     private func dealOut(_ socket: Socket, peer: SocketAddress) {
+        let host = peer.host
+        var refusal: ConnectionRefusal?
         let admitted: (id: UInt64, state: LoopState)? = lock.withLock {
-            guard !shuttingDown, openConnections < limits.maxConnections else { return nil }
+            guard !shuttingDown else { return nil }
+            let fromPeer = openPerAddress[host, default: 0]
+            if openConnections >= limits.maxConnections {
+                refusal = .serverFull
+            } else if fromPeer >= limits.maxConnectionsPerAddress {
+                refusal = .addressFull
+            }
+            guard refusal == nil else {
+                refused += 1
+                return nil
+            }
             openConnections += 1
+            openPerAddress[host] = fromPeer + 1
             defer { nextConnectionID += 1 }
             return (nextConnectionID, loopStates[Int(nextConnectionID % UInt64(loopStates.count))])
         }
         guard let (id, state) = admitted else {
             socket.close()
+            if let refusal { lock.withLock { refusalObserver }?(refusal, peer.description) }
             return
         }
         if state.loop.inLoop {
             adopt(socket, peer: peer, id: id, on: state)
         } else if !state.loop.tryExecute({ [self] in adopt(socket, peer: peer, id: id, on: state) }) {
             socket.close()
-            released()
+            released(host: host)
         }
     }
 
     private func adopt(_ socket: Socket, peer: SocketAddress, id: UInt64, on state: LoopState) {
         guard !state.shuttingDown else {  // dealt out just before shutdown reached this loop
             socket.close()
-            released()
+            released(host: peer.host)
             return
         }
         do {
             try socket.setNoDelay()
             let connection = Connection(
-                socket: socket, remoteAddress: peer.description, id: id, loop: state.loop,
+                socket: socket, remoteAddress: peer.description, remoteHost: peer.host, id: id, loop: state.loop,
                 engine: try TLSEngine(context: tls), limits: limits, makeHandler: makeHandler,
                 onClose: { [self, state] connection, error, wasReady in
                     connectionClosed(connection, error: error, wasReady: wasReady, on: state)
@@ -190,23 +221,27 @@ public final class TLSServer: @unchecked Sendable {
                 try connection.start()
             } catch {
                 state.connections[id] = nil
-                released()
+                released(host: peer.host)
             }
         } catch {
             socket.close()
-            released()
+            released(host: peer.host)
             reportHandshakeFailure(peer.description, error)
         }
     }
 
     private func connectionClosed(_ connection: Connection, error: (any Error)?, wasReady: Bool, on state: LoopState) {
         state.connections[connection.id] = nil
-        released()
+        released(host: connection.remoteHost)
         if !wasReady, let error { reportHandshakeFailure(connection.remoteAddress, error) }
     }
 
-    private func released() {
-        lock.withLock { openConnections -= 1 }
+    private func released(host: String) {
+        lock.withLock {
+            openConnections -= 1
+            let left = openPerAddress[host, default: 1] - 1
+            openPerAddress[host] = left > 0 ? left : nil
+        }
         notifyIfAllClosed()
     }
 
@@ -236,4 +271,12 @@ public final class TLSServer: @unchecked Sendable {
             }
         }
     }
+}
+
+/// Why `TLSServer` closed a connection as soon as it accepted it.
+public enum ConnectionRefusal: String, Sendable {
+    /// `maxConnections` connections were open.
+    case serverFull = "max connections"
+    /// `maxConnectionsPerAddress` connections from the peer's address were open.
+    case addressFull = "max connections per address"
 }

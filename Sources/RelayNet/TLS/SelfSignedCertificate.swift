@@ -1,35 +1,71 @@
 import COpenSSL
 import Glibc
 
-/// The first-start certificate: a self-signed EC P-256 certificate for `localhost` and `127.0.0.1` that
-/// is also a CA (basicConstraints CA:TRUE), so the certificate file itself is what clients trust
-/// (`curl --cacert tls-cert.pem`).
+/// The first-start certificate: a self-signed EC P-256 certificate for `localhost` and `127.0.0.1`, the
+/// file clients trust (`curl --cacert tls-cert.pem`). It is a leaf (basicConstraints CA:FALSE, no
+/// certificate-signing key usage), so whoever reads `tls-key.pem` cannot make it vouch for any other
+/// name: a certificate signed with that key does not verify against this one.
 public enum SelfSignedCertificate {
     /// Subject and issuer common name.
-    public static let commonName = "ActivityRelay local CA"
+    public static let commonName = "ActivityRelay localhost"
+    /// The common name of the generated certificates that were CAs; one found is replaced.
+    static let caCommonName = "ActivityRelay local CA"
     /// Names the certificate is valid for.
     public static let subjectAlternativeNames = "DNS:localhost,IP:127.0.0.1"
     /// Validity period in days (ten years).
     public static let validityDays = 3650
 
     /// Creates the key (mode 0600) and certificate (mode 0644) when neither exists; returns true if it
-    /// created them, false if both were already there. Exactly one existing is an error, as is any failure
-    /// to generate or write (files are written to a temporary name and renamed, never left half-written).
+    /// created them, false if both were already there. A pair whose certificate is a generated CA
+    /// (common name `ActivityRelay local CA`, CA:TRUE: it could vouch for any host) is replaced by a
+    /// new key and leaf, and true returned. Exactly one existing is an error, as is any failure to
+    /// generate or write (files are written to a temporary name and renamed, never left half-written).
     @discardableResult
     public static func ensure(certificatePath: String, keyPath: String) throws -> Bool {
         let haveCertificate = access(certificatePath, F_OK) == 0
         let haveKey = access(keyPath, F_OK) == 0
-        if haveCertificate && haveKey { return false }
+        if haveCertificate && haveKey && !isGeneratedCA(certificatePath) { return false }
+        if haveCertificate && haveKey {
+            try writePair(generate(), certificatePath: certificatePath, keyPath: keyPath)
+            return true
+        }
         if haveCertificate || haveKey {
             let (present, missing) = haveCertificate ? (certificatePath, keyPath) : (keyPath, certificatePath)
             throw TLSError(
                 operation: "ensure self-signed certificate",
                 reason: "\(present) exists but \(missing) does not; remove \(present) to generate a new pair")
         }
-        let (certificatePEM, keyPEM) = try generate()
-        try writeFileAtomically(keyPath, contents: keyPEM, mode: 0o600)
-        try writeFileAtomically(certificatePath, contents: certificatePEM, mode: 0o644)
+        try writePair(generate(), certificatePath: certificatePath, keyPath: keyPath)
         return true
+    }
+
+    /// The key first: a crash between the two renames leaves the old CA certificate, replaced again
+    /// at the next start.
+    private static func writePair(
+        _ pair: (certificate: [UInt8], key: [UInt8]), certificatePath: String, keyPath: String
+    ) throws {
+        try writeFileAtomically(keyPath, contents: pair.key, mode: 0o600)
+        try writeFileAtomically(certificatePath, contents: pair.certificate, mode: 0o644)
+    }
+
+    /// True when the PEM certificate at `path` is one this type generated as a CA.
+    static func isGeneratedCA(_ path: String) -> Bool {
+        guard let bio = BIO_new_file(path, "r") else {
+            ERR_clear_error()
+            return false
+        }
+        defer { BIO_free(bio) }
+        guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else {
+            ERR_clear_error()
+            return false
+        }
+        defer { X509_free(certificate) }
+        guard X509_check_ca(certificate) != 0, let subject = X509_get_subject_name(certificate) else { return false }
+        var buffer = [CChar](repeating: 0, count: 128)
+        let length = X509_NAME_get_text_by_NID(subject, NID_commonName, &buffer, Int32(buffer.count))
+        guard length > 0 else { return false }
+        return String(decoding: buffer.prefix(Int(length)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            == caCommonName
     }
 
     /// Generates a fresh key and certificate, both PEM encoded.
@@ -53,8 +89,8 @@ public enum SelfSignedCertificate {
         var context = X509V3_CTX()
         X509V3_set_ctx(&context, certificate, certificate, nil, nil, 0)
         let extensions: [(Int32, String)] = [
-            (NID_basic_constraints, "critical,CA:TRUE,pathlen:0"),
-            (NID_key_usage, "critical,digitalSignature,keyCertSign,cRLSign"),
+            (NID_basic_constraints, "critical,CA:FALSE"),
+            (NID_key_usage, "critical,digitalSignature"),
             (NID_ext_key_usage, "serverAuth"),
             (NID_subject_key_identifier, "hash"),  // before the authority key id, which copies it
             (NID_authority_key_identifier, "keyid:always"),

@@ -11,17 +11,27 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Seconds a connection may stay open with no request in flight and no open stream. Default
     /// 3600: APNs clients keep connections for hours and PING after an hour idle.
     public var idleTimeout: Double = 3600
-    /// Seconds a peer may take to send one request's complete headers once it started. Default 10.
+    /// Seconds a new connection may take to send its first complete request headers (HTTP/1.1) or
+    /// open its first stream (HTTP/2), from the end of the handshake; then it is closed. Default 10.
+    public var firstRequestTimeout: Double = 10
+    /// Seconds a peer may take to send one request's complete header block once it started (a
+    /// deadline for the whole block, CONTINUATION frames included). Default 10.
     public var headerReadTimeout: Double = 10
     /// Open connections across all threads; more are closed at once. Default 10,000.
     public var maxConnections: Int = 10_000
+    /// Open connections from one IP address; more from it are closed at once. Default 256.
+    public var maxConnectionsPerAddress: Int = 256
+    /// Seconds an HTTP/2 connection may hold response bytes that the peer's flow-control window
+    /// does not let out (no WINDOW_UPDATE opening room); then it gets GOAWAY and is closed. Default 30.
+    public var sendTimeout: Double = 30
     /// HTTP/2 streams one connection may have open at once (SETTINGS_MAX_CONCURRENT_STREAMS). Default 128.
     public var maxConcurrentStreams: Int = 128
     /// The largest header list accepted, in RFC 7541 bytes (SETTINGS_MAX_HEADER_LIST_SIZE); larger is 431. Default 16 KiB.
     public var maxHeaderListSize: Int = 16_384
     /// The largest request body accepted; larger is 413. Default 64 KiB (provider payloads are at most 5 KiB).
     public var maxBodyBytes: Int = 65_536
-    /// Seconds a request body may take to arrive once its head is in. Default 30.
+    /// Seconds a request body may take to arrive in full once its head is in (per stream on HTTP/2).
+    /// Default 30.
     public var bodyReadTimeout: Double = 30
     /// Whether a new HTTP/2 connection is allowed one stream until it shows who it is (a valid
     /// provider token, or any request that is not for the provider API), as APNs does. Off by
@@ -38,7 +48,8 @@ public struct HTTPLimits: Sendable, Hashable {
     /// The config keys, as written in the `http` object.
     static let keys: Set<String> = [
         "handshakeTimeout", "idleTimeout", "headerReadTimeout", "maxConnections", "maxConcurrentStreams",
-        "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated",
+        "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated", "firstRequestTimeout",
+        "maxConnectionsPerAddress", "sendTimeout",
     ]
 
     /// Reads the `http` object; keys left out keep their defaults.
@@ -48,6 +59,10 @@ public struct HTTPLimits: Sendable, Hashable {
         handshakeTimeout = try fields.seconds("handshakeTimeout", atMost: 300) ?? handshakeTimeout
         idleTimeout = try fields.seconds("idleTimeout", atMost: 7 * 86_400) ?? idleTimeout
         headerReadTimeout = try fields.seconds("headerReadTimeout", atMost: 300) ?? headerReadTimeout
+        firstRequestTimeout = try fields.seconds("firstRequestTimeout", atMost: 3600) ?? firstRequestTimeout
+        maxConnectionsPerAddress =
+            try fields.integer("maxConnectionsPerAddress", in: 1...1_000_000) ?? maxConnectionsPerAddress
+        sendTimeout = try fields.seconds("sendTimeout", atMost: 3600) ?? sendTimeout
         maxConnections = try fields.integer("maxConnections", in: 1...1_000_000) ?? maxConnections
         maxConcurrentStreams = try fields.integer("maxConcurrentStreams", in: 1...100_000) ?? maxConcurrentStreams
         maxHeaderListSize = try fields.integer("maxHeaderListSize", in: 1024...(1 << 20)) ?? maxHeaderListSize
@@ -62,6 +77,7 @@ public struct HTTPLimits: Sendable, Hashable {
         var limits = ServerLimits()
         limits.handshakeTimeout = handshakeTimeout
         limits.maxConnections = maxConnections
+        limits.maxConnectionsPerAddress = maxConnectionsPerAddress
         return limits
     }
 

@@ -17,6 +17,10 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var stream: ResponseStream?
     private var streamKeepAlive = false
     private var timer: TimerID?
+    /// The phase `timer` was armed for: a deadline covers the whole phase, not the gap between bytes.
+    private var timerPhase: String?
+    /// Whether this connection has had a request: until then `firstRequestTimeout` bounds the wait.
+    private var hadRequest = false
     private var isClosed = false
     private var shuttingDown = false
 
@@ -76,6 +80,7 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
                 ["conn": String(connection.id), "status": String(error.status), "reason": error.reason.rawValue])
         case .request(let request, let info):
             cancelTimer()
+            hadRequest = true
             busy = true
             generation += 1
             let current = generation
@@ -149,17 +154,25 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
 
     // MARK: - Timeouts
 
-    /// Idle between requests, header-read while a head arrives, body-read while a body arrives.
+    /// Idle between requests (`firstRequestTimeout` before the first), header-read while a head
+    /// arrives, body-read while a body arrives. Each is a deadline for the whole phase: bytes that
+    /// keep arriving within a phase do not move it.
     private func armTimer() {
-        cancelTimer()
-        guard !busy, !isClosed else { return }
+        guard !busy, !isClosed else {
+            cancelTimer()
+            return
+        }
         let seconds: Double
         let reason: String
         switch parser.progress {
+        case .idle where !hadRequest: (seconds, reason) = (limits.firstRequestTimeout, "idle")
         case .idle: (seconds, reason) = (limits.idleTimeout, "idle")
         case .head: (seconds, reason) = (limits.headerReadTimeout, "header read")
         case .body: (seconds, reason) = (limits.bodyReadTimeout, "body read")
         }
+        if timer != nil && timerPhase == reason { return }
+        cancelTimer()
+        timerPhase = reason
         timer = connection.loop.schedule(after: seconds) { [weak self] in
             guard let self, !self.isClosed, !self.busy else { return }
             RelayLog.info("http1.timeout", ["conn": String(self.connection.id), "phase": reason])
@@ -177,5 +190,6 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func cancelTimer() {
         if let timer { connection.loop.cancel(timer) }
         timer = nil
+        timerPhase = nil
     }
 }

@@ -14,7 +14,16 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var streams: [UInt32: ResponseStream] = [:]
     /// Streams handed to the responder whose response has not been sent.
     private var pending: Set<UInt32> = []
+    /// Runs while no stream is open: `firstRequestTimeout` before the first stream, then
+    /// `idleTimeout`. Frames that open no stream (PING, SETTINGS) do not move it.
     private var idleTimer: TimerID?
+    private var hadStream = false
+    /// The header-read deadline of a header block still arriving in CONTINUATION frames.
+    private var headerTimer: TimerID?
+    /// The body-read deadline of each stream whose request body is still arriving.
+    private var bodyTimers: [UInt32: TimerID] = [:]
+    /// Runs while response bytes wait for a window the peer does not open (`sendTimeout`).
+    private var sendTimer: TimerID?
     private var isClosed = false
     /// Output is pulled from the protocol only while the socket has room.
     private static let socketHighWater = 256 * 1024
@@ -67,6 +76,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         }
         flush()
         armIdleTimer()
+        armReadDeadlines()
     }
 
     func writable() { flush() }
@@ -74,6 +84,10 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     func closed() {
         isClosed = true
         if let idleTimer { connection.loop.cancel(idleTimer) }
+        if let headerTimer { connection.loop.cancel(headerTimer) }
+        if let sendTimer { connection.loop.cancel(sendTimer) }
+        for timer in bodyTimers.values { connection.loop.cancel(timer) }
+        bodyTimers.removeAll()
         for stream in streams.values { stream.end(.peerClosed) }
         streams.removeAll()
         pending.removeAll()
@@ -92,6 +106,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     // MARK: - Requests
 
     private func dispatch(streamID: UInt32, request: HTTPRequest, tooLarge: Bool) {
+        hadStream = true
         pending.insert(streamID)
         let loop = connection.loop
         let serverRequest = ServerRequest(
@@ -154,20 +169,105 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
             connection.write(bytes)
         }
         if h2.canClose { connection.closeAfterFlush() }
+        armSendDeadline()
     }
 
-    /// Closes (with GOAWAY) a connection with no streams for `idleTimeout`.
+    /// True when no stream is open, answered or not.
+    private var isIdle: Bool { pending.isEmpty && streams.isEmpty && h2.openStreamCount == 0 }
+
+    /// Closes (with GOAWAY) a connection with no streams for `idleTimeout` (`firstRequestTimeout`
+    /// before its first stream). The deadline is set when the connection becomes idle and only a
+    /// new stream clears it.
     private func armIdleTimer() {
-        if let idleTimer { connection.loop.cancel(idleTimer) }
-        idleTimer = nil
-        guard !isClosed, pending.isEmpty, streams.isEmpty else { return }
-        idleTimer = connection.loop.schedule(after: limits.idleTimeout) { [weak self] in
-            guard let self, !self.isClosed, self.pending.isEmpty, self.streams.isEmpty else { return }
-            RelayLog.info("h2.idle", ["conn": String(self.connection.id)])
+        guard !isClosed, isIdle else {
+            if let idleTimer { connection.loop.cancel(idleTimer) }
+            idleTimer = nil
+            return
+        }
+        guard idleTimer == nil else { return }
+        let seconds = hadStream ? limits.idleTimeout : limits.firstRequestTimeout
+        idleTimer = connection.loop.schedule(after: seconds) { [weak self] in
+            guard let self, !self.isClosed, self.isIdle else { return }
+            RelayLog.info("h2.idle", ["conn": String(self.connection.id), "first": String(!self.hadStream)])
             self.h2.sendGoaway(code: .noError, debugData: Self.reasonData("IdleTimeout"))
             self.flush()
             self.connection.closeAfterFlush()
         }
+    }
+
+    /// Starts the header-read deadline when a header block is left unfinished, and a body-read
+    /// deadline for each stream whose body is arriving; clears those no longer needed. Each is a
+    /// deadline for the whole block or body: frames that keep arriving do not move it.
+    private func armReadDeadlines() {
+        guard !isClosed else { return }
+        if h2.isReceivingHeaderBlock {
+            if headerTimer == nil {
+                headerTimer = connection.loop.schedule(after: limits.headerReadTimeout) { [weak self] in
+                    guard let self else { return }
+                    self.headerTimer = nil
+                    guard !self.isClosed, self.h2.isReceivingHeaderBlock else { return }
+                    self.abort(reason: "HeaderReadTimeout")
+                }
+            }
+        } else if let headerTimer {
+            connection.loop.cancel(headerTimer)
+            self.headerTimer = nil
+        }
+        let awaiting = h2.streamsAwaitingBody
+        guard !awaiting.isEmpty || !bodyTimers.isEmpty else { return }
+        for (id, timer) in bodyTimers where !awaiting.contains(id) {
+            connection.loop.cancel(timer)
+            bodyTimers[id] = nil
+        }
+        for id in awaiting where bodyTimers[id] == nil {
+            hadStream = true
+            bodyTimers[id] = connection.loop.schedule(after: limits.bodyReadTimeout) { [weak self] in
+                self?.bodyTimedOut(streamID: id)
+            }
+        }
+    }
+
+    /// Answers 408 to a request whose body did not arrive within `bodyReadTimeout`; the rest of it
+    /// is discarded.
+    private func bodyTimedOut(streamID: UInt32) {
+        bodyTimers[streamID] = nil
+        guard !isClosed, h2.abandonRequestBody(streamID: streamID) else { return }
+        RelayLog.info("h2.timeout", ["conn": String(connection.id), "stream": String(streamID), "phase": "body read"])
+        let response = TransportError.response(
+            status: 408, code: "timeout",
+            message: "the request's body read took longer than \(limits.bodyReadTimeout) s")
+        h2.sendResponse(streamID: streamID, head: response.head, body: response.body)
+        flush()
+        armIdleTimer()
+    }
+
+    /// Starts the send deadline while response bytes wait on a window the peer keeps shut; clears
+    /// it as soon as any of them can go.
+    private func armSendDeadline() {
+        guard !isClosed, h2.isSendBlocked else {
+            if let sendTimer { connection.loop.cancel(sendTimer) }
+            sendTimer = nil
+            return
+        }
+        guard sendTimer == nil else { return }
+        sendTimer = connection.loop.schedule(after: limits.sendTimeout) { [weak self] in
+            guard let self else { return }
+            self.sendTimer = nil
+            guard !self.isClosed, self.h2.isSendBlocked else { return }
+            self.abort(reason: "SendTimeout")
+        }
+    }
+
+    /// Ends the connection at once: GOAWAY(ENHANCE_YOUR_CALM) with `{"reason": reason}`, every
+    /// stream and its queued bytes dropped, the socket closed once the GOAWAY is written.
+    private func abort(reason: String) {
+        RelayLog.info("h2.abort", ["conn": String(connection.id), "reason": reason])
+        for stream in streams.values { stream.end(.peerClosed) }
+        streams.removeAll()
+        pending.removeAll()
+        h2.sendGoaway(code: .enhanceYourCalm, debugData: Self.reasonData(reason))
+        flush()
+        connection.closeAfterFlush()
     }
 
     /// GOAWAY with `{"reason": reason}` (APNs' shape); streams already accepted are answered,

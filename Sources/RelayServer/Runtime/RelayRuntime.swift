@@ -67,6 +67,10 @@ public final class RelayRuntime: Sendable {
         let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {
             HTTPConnectionHandler(responder: router, limits: limits, providerTokenRefreshInterval: refresh)
         }
+        let refusals = RefusalReporter()
+        server.onRefusal { [weak server] reason, peer in
+            refusals.report(reason, peer: peer, total: server?.refusedConnections ?? 0)
+        }
         server.onHandshakeFailure { peer, error in
             RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
         }

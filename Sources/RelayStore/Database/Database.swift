@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// One SQLite connection: WAL journal, chosen `synchronous` level, busy timeout, foreign keys,
 /// and a cache of prepared statements.
@@ -29,6 +30,7 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
         self.options = options
         var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX
         if options.create && !options.readOnly { flags |= SQLITE_OPEN_CREATE }
+        if !options.readOnly { Self.restrictToOwner(path, create: options.create) }
         var connection: OpaquePointer?
         let rc = sqlite3_open_v2(path, &connection, flags, nil)
         guard rc == SQLITE_OK, let connection else {
@@ -46,6 +48,19 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     }
 
     deinit { close() }
+
+    /// Makes the database file owner-only (0600) before SQLite opens it: creates it so when it is
+    /// missing (and `create` allows), and tightens an existing file and its `-wal` and `-shm`.
+    /// SQLite gives the `-wal` and `-shm` files it creates the main file's mode, so they follow.
+    /// Rows hold device tokens and push payloads. In-memory and URI paths are left to SQLite.
+    private static func restrictToOwner(_ path: String, create: Bool) {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else { return }
+        if create {
+            let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+            if fd >= 0 { Glibc.close(fd) }
+        }
+        for file in [path, path + "-wal", path + "-shm"] { _ = chmod(file, 0o600) }
+    }
 
     private func configure() throws(StoreError) {
         guard let handle else { throw Self.closedError("configure") }

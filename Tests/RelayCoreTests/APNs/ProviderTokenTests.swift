@@ -9,6 +9,7 @@ final class ProviderTokenTests: XCTestCase {
         claims: ["iss": "DEVTEAM000", "iat": 1_700_000_000],
         #"{"alg":"HS256","kid":"DEVKEY0000"}"#: ["alg": "HS256", "kid": "DEVKEY0000"],
         #"{"alg":"ES256"}"#: ["alg": "ES256"],
+        #"{"alg":"ES256","kid":"DEVKEY0000","crit":["exp"]}"#: ["alg": "ES256", "kid": "DEVKEY0000", "crit": ["exp"]],
         #"{"alg":"ES256","kid":"bad key!"}"#: ["alg": "ES256", "kid": "bad key!"],
         #"{"iss":"DEVTEAM000"}"#: ["iss": "DEVTEAM000"],
         #"{"iss":"DEVTEAM000","iat":"now"}"#: ["iss": "DEVTEAM000", "iat": "now"],
@@ -62,6 +63,10 @@ final class ProviderTokenTests: XCTestCase {
             ("header not JSON", "bearer \(Self.jwt(header: "{nope"))", .invalidProviderToken),
             ("header array", "bearer \(Self.jwt(header: "[]"))", .invalidProviderToken),
             ("HS256", "bearer \(Self.jwt(header: #"{"alg":"HS256","kid":"DEVKEY0000"}"#))", .invalidProviderToken),
+            (
+                "crit", "bearer \(Self.jwt(header: #"{"alg":"ES256","kid":"DEVKEY0000","crit":["exp"]}"#))",
+                .invalidProviderToken
+            ),
             ("no kid", "bearer \(Self.jwt(header: #"{"alg":"ES256"}"#))", .invalidProviderToken),
             ("bad kid", "bearer \(Self.jwt(header: #"{"alg":"ES256","kid":"bad key!"}"#))", .invalidProviderToken),
             ("no iat", "bearer \(Self.jwt(claims: #"{"iss":"DEVTEAM000"}"#))", .invalidProviderToken),

@@ -36,6 +36,8 @@ final class HTTP2RequestValidationTests: XCTestCase {
             ([(":method", "GET"), (":scheme", "https"), (":path", "/"), (":path", "/")], #line),
             ([(":method", "GET"), (":scheme", "https"), (":path", "*")], #line),
             ([(":method", "GET"), (":scheme", "https"), (":path", "relative")], #line),
+            ([(":method", "GET"), (":scheme", "https"), (":path", "/a b")], #line),
+            ([(":method", "GET"), (":scheme", "https"), (":path", "/a\u{1b}b")], #line),
             ([(":method", "CONNECT"), (":authority", "a:443"), (":path", "/")], #line),
             ([(":method", "CONNECT"), (":scheme", "https"), (":authority", "a:443")], #line),
             ([(":method", "CONNECT")], #line),

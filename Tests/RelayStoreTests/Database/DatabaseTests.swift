@@ -1,3 +1,4 @@
+import Glibc
 import RelayStore
 import XCTest
 
@@ -18,6 +19,26 @@ final class DatabaseTests: XCTestCase {
         XCTAssertEqual(try pragma(database, "journal_mode"), "wal")
         XCTAssertEqual(try pragma(database, "synchronous"), "2")
         XCTAssertEqual(try pragma(database, "foreign_keys"), "1")
+    }
+
+    func testDatabaseAndItsWALFilesAreOwnerOnly() throws {
+        let path = directory.file("a.db")
+        let database = try Database(path: path)
+        try database.execute("CREATE TABLE t (x)")
+        try database.execute("INSERT INTO t VALUES (1)")
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            XCTAssertEqual(stat(file, &info), 0, file)
+            XCTAssertEqual(info.st_mode & 0o777, 0o600, file)
+        }
+        // A file another tool made world-readable is tightened when the relay opens it.
+        let loose = directory.file("loose.db")
+        close(open(loose, O_RDWR | O_CREAT, 0o644))
+        chmod(loose, 0o644)
+        _ = try Database(path: loose)
+        var info = stat()
+        XCTAssertEqual(stat(loose, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
     }
 
     func testNewFileGets8KiBPagesAndAnOlderFileKeepsItsOwn() throws {
