@@ -68,7 +68,7 @@ cat > "$WORK/relay.json" <<JSON
 {
   "threads": $THREADS,
   "logLevel": "warning",
-  "http": { "maxConnections": $((IDLE + 2000)), "idleTimeout": 7200 }
+  "http": { "maxConnections": $((IDLE + 2000)), "maxConnectionsPerAddress": $((IDLE + 2000)), "idleTimeout": 7200 }
 }
 JSON
 ${PROFILE:-} "$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &

@@ -5,8 +5,8 @@ public struct ServerLimits: Sendable, Equatable {
     /// Open connections across all loops; further ones are accepted and closed at once.
     public var maxConnections: Int = 10_000
     /// Open connections from one IP address; further ones from it are accepted and closed at once,
-    /// so one client cannot take every slot. Default 256.
-    public var maxConnectionsPerAddress: Int = 256
+    /// so one client cannot take every slot. Default 1,000.
+    public var maxConnectionsPerAddress: Int = 1_000
     /// Bytes read from a socket per `recv` (at most 64 KiB, the loop's shared read buffer).
     public var readChunkSize: Int = 16 * 1024
     /// Bytes read from one connection per loop pass, so a fast sender cannot starve its neighbours.

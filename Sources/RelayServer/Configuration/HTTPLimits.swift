@@ -19,8 +19,8 @@ public struct HTTPLimits: Sendable, Hashable {
     public var headerReadTimeout: Double = 10
     /// Open connections across all threads; more are closed at once. Default 10,000.
     public var maxConnections: Int = 10_000
-    /// Open connections from one IP address; more from it are closed at once. Default 256.
-    public var maxConnectionsPerAddress: Int = 256
+    /// Open connections from one IP address; more from it are closed at once. Default 1,000.
+    public var maxConnectionsPerAddress: Int = 1_000
     /// Seconds an HTTP/2 connection may hold response bytes that the peer's flow-control window
     /// does not let out (no WINDOW_UPDATE opening room); then it gets GOAWAY and is closed. Default 30.
     public var sendTimeout: Double = 30

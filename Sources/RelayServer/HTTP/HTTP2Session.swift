@@ -172,8 +172,10 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         armSendDeadline()
     }
 
-    /// True when no stream is open, answered or not.
-    private var isIdle: Bool { pending.isEmpty && streams.isEmpty && h2.openStreamCount == 0 }
+    /// True when no stream is open, answered or not, and no header block is arriving.
+    private var isIdle: Bool {
+        pending.isEmpty && streams.isEmpty && h2.openStreamCount == 0 && !h2.isReceivingHeaderBlock
+    }
 
     /// Closes (with GOAWAY) a connection with no streams for `idleTimeout` (`firstRequestTimeout`
     /// before its first stream). The deadline is set when the connection becomes idle and only a
@@ -187,7 +189,9 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         guard idleTimer == nil else { return }
         let seconds = hadStream ? limits.idleTimeout : limits.firstRequestTimeout
         idleTimer = connection.loop.schedule(after: seconds) { [weak self] in
-            guard let self, !self.isClosed, self.isIdle else { return }
+            guard let self else { return }
+            self.idleTimer = nil
+            guard !self.isClosed, self.isIdle else { return }
             RelayLog.info("h2.idle", ["conn": String(self.connection.id), "first": String(!self.hadStream)])
             self.h2.sendGoaway(code: .noError, debugData: Self.reasonData("IdleTimeout"))
             self.flush()

@@ -52,7 +52,8 @@ final class HTTP2FlowControlTests: XCTestCase {
         XCTAssertEqual(client.read(), [])
         client.send(frame(1, .data(bytes: bytes(1), endStream: false)))
         XCTAssertEqual(client.read(), ["WINDOW_UPDATE 1 50"])
-        // The stream can go on forever within its window; the connection is credited at half of 65,535.
+        // The stream is credited within its window, but the connection only for bytes the server
+        // consumed: a body still arriving holds its share of the connection window.
         var sent = 50
         var updates: [String] = []
         while sent < 40_000 {
@@ -60,7 +61,25 @@ final class HTTP2FlowControlTests: XCTestCase {
             sent += 50
             updates += client.read()
         }
-        XCTAssertTrue(updates.contains("WINDOW_UPDATE 0 32800"), "\(updates.filter { $0.contains(" 0 ") })")
+        XCTAssertFalse(updates.contains { $0.hasPrefix("WINDOW_UPDATE 0 ") }, "\(updates)")
+        client.send(frame(1, .data(bytes: [], endStream: true)))
+        XCTAssertTrue(client.read().contains("WINDOW_UPDATE 0 40000"))
+    }
+
+    func testUnfinishedBodiesOnManyStreamsHoldTheConnectionWindow() {
+        var client = HTTP2TestClient.connected(
+            HTTP2Configuration(connectionWindowSize: 65_535, maxRequestBodyBytes: 100_000))
+        var updates: [String] = []
+        for stream in stride(from: UInt32(1), through: 7, by: 2) {
+            client.send(client.request(stream, method: "POST", endStream: false))
+            client.send(frame(stream, .data(bytes: bytes(16_000), endStream: false)))
+            updates += client.read()
+        }
+        XCTAssertFalse(updates.contains { $0.hasPrefix("WINDOW_UPDATE 0 ") }, "\(updates)")
+        // 64,000 of 65,535 held: a further 16,000 exceed the window, which no credit reopened.
+        client.send(client.request(9, method: "POST", endStream: false))
+        client.send(frame(9, .data(bytes: bytes(16_000), endStream: false)))
+        XCTAssertEqual(client.read().first { $0.hasPrefix("GOAWAY") }.map { $0.contains("FLOW_CONTROL_ERROR") }, true)
     }
 
     func testPaddingCountsAgainstWindows() {

@@ -11,7 +11,9 @@ final class IdleConnectionMemoryTests: XCTestCase {
     static let budgetKiB = 40
 
     func testTwoThousandIdleTLSConnectionsStayWithinBudget() throws {
-        let running = try RunningServer.start()
+        var limits = ServerLimits()
+        limits.maxConnectionsPerAddress = Self.connections + 100  // every connection is from 127.0.0.1
+        let running = try RunningServer.start(limits: limits)
         defer { running.stop() }
         // Warm up allocator arenas and OpenSSL's lazy tables so the baseline is not flattered.
         let warmup = try ChildProcess.python("hold", [String(running.port), caFile, "50"])

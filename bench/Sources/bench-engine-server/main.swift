@@ -91,6 +91,7 @@ options.host = "127.0.0.1"
 options.port = arguments.port
 options.threads = arguments.threads
 options.serverLimits.maxConnections = arguments.maxConnections
+options.serverLimits.maxConnectionsPerAddress = arguments.maxConnections  // every client is on loopback
 options.routes = { _, _ in [BenchRoutes()] }
 
 let runtime: RelayRuntime

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Hostile clients against a live relay, one attack per mode; prints one JSON line of findings.
+
+Modes (the relay is expected to run with short deadlines, see HostileClientLiveTests):
+- h2-bodies: 128 POST streams, each sends DATA and never END_STREAM; reports how many body bytes
+  the relay let in (its flow-control windows) and the statuses it answered once the body deadline
+  passed.
+- h2-zero-window: SETTINGS_INITIAL_WINDOW_SIZE=0, GET --path on 32 streams, never a WINDOW_UPDATE;
+  reports the GOAWAY error code and whether the connection closed.
+- h2-continuation: a HEADERS frame followed by 5-byte CONTINUATION frames every 0.3 s; reports the
+  GOAWAY and the seconds until the connection closed.
+- h2-pings: no stream, a PING every 0.3 s; reports the GOAWAY and the seconds until close.
+- http1-trickle: HTTP/1.1 headers one byte every 0.3 s; reports the status line and seconds.
+Every read has a deadline; the whole run stops at --budget seconds.
+"""
+
+import argparse
+import json
+import socket
+import ssl
+import time
+
+import h2.config
+import h2.connection
+import h2.events
+import h2.settings
+from hpack import Encoder
+from hyperframe.frame import ContinuationFrame, HeadersFrame, PingFrame
+
+args = None
+
+
+def connect(alpn):
+    context = ssl.create_default_context(cafile=args.cafile)
+    context.set_alpn_protocols([alpn])
+    raw = socket.create_connection((args.host, args.port), timeout=5)
+    return context.wrap_socket(raw, server_hostname="localhost")
+
+
+def h2_connection(settings=None):
+    sock = connect("h2")
+    conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+    conn.initiate_connection()
+    if settings:
+        conn.update_settings(settings)
+    sock.sendall(conn.data_to_send())
+    return sock, conn
+
+
+def pump(sock, conn, seconds, until=None, respond=True):
+    """Reads events for up to `seconds`; returns (events, closed). Without `respond` nothing is
+    sent back (an answer would interrupt a header block the caller is sending)."""
+    found = []
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.05, min(0.5, deadline - time.monotonic())))
+        try:
+            data = sock.recv(65536)
+        except (socket.timeout, ssl.SSLWantReadError):
+            continue
+        except (ConnectionError, ssl.SSLError, OSError):
+            return found, True
+        if not data:
+            return found, True
+        try:
+            events = conn.receive_data(data)
+        except Exception:  # a protocol violation after GOAWAY still counts as an answer
+            return found, True
+        found.extend(events)
+        out = conn.data_to_send() if respond else b""
+        if out:
+            try:
+                sock.sendall(out)
+            except OSError:
+                return found, True
+        if until and until(found):
+            return found, False
+    return found, False
+
+
+def goaway_code(events):
+    for event in events:
+        if isinstance(event, h2.events.ConnectionTerminated):
+            return int(event.error_code)
+    return None
+
+
+def h2_bodies():
+    sock, conn = h2_connection()
+    pump(sock, conn, 1, until=lambda e: any(isinstance(x, h2.events.RemoteSettingsChanged) for x in e))
+    streams = []
+    for _ in range(128):
+        sid = conn.get_next_available_stream_id()
+        conn.send_headers(sid, [(":method", "POST"), (":scheme", "https"), (":authority", "localhost"),
+                                (":path", args.post_path), ("content-length", "65000")])
+        streams.append(sid)
+    sock.sendall(conn.data_to_send())
+    sent = 0
+    per_stream = {}
+    chunk = b"x" * 16000
+    stalled_since = None
+    start = time.monotonic()
+    statuses = []
+    # Fill every window the relay grants until nothing more can go for two seconds.
+    while time.monotonic() - start < args.budget:
+        progressed = False
+        for sid in streams:
+            try:
+                room = min(conn.local_flow_control_window(sid), conn.max_outbound_frame_size, len(chunk))
+            except Exception:
+                continue
+            room = min(room, 64000 - per_stream.get(sid, 0))
+            if room > 0:
+                conn.send_data(sid, chunk[:room])
+                sent += room
+                per_stream[sid] = per_stream.get(sid, 0) + room
+                progressed = True
+        if conn.data_to_send():
+            sock.sendall(conn.data_to_send())
+        events, closed = pump(sock, conn, 0.2)
+        statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
+                     if isinstance(e, h2.events.ResponseReceived)]
+        if closed or statuses:
+            break
+        if progressed:
+            stalled_since = None
+        elif stalled_since is None:
+            stalled_since = time.monotonic()
+    # Then wait for the body deadline's answers.
+    events, _ = pump(sock, conn, args.budget - (time.monotonic() - start),
+                     until=lambda e: sum(isinstance(x, h2.events.ResponseReceived) for x in e) + len(statuses) >= 128)
+    statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
+                 if isinstance(e, h2.events.ResponseReceived)]
+    return {"sent": sent, "statuses": sorted(set(statuses)), "answered": len(statuses)}
+
+
+def h2_zero_window():
+    sock, conn = h2_connection({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+    for _ in range(32):
+        sid = conn.get_next_available_stream_id()
+        conn.send_headers(sid, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                                (":path", args.path)], end_stream=True)
+    sock.sendall(conn.data_to_send())
+    start = time.monotonic()
+    events, closed = pump(sock, conn, args.budget, until=lambda e: goaway_code(e) is not None)
+    if not closed:
+        _, closed = pump(sock, conn, 5)
+    return {"goaway": goaway_code(events), "closed": closed, "seconds": round(time.monotonic() - start, 1)}
+
+
+def h2_continuation():
+    sock, conn = h2_connection()
+    pump(sock, conn, 2, until=lambda e: any(isinstance(x, h2.events.SettingsAcknowledged) for x in e))
+    block = Encoder().encode([(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                              (":path", "/healthz")] + [("x-pad-%d" % i, "y" * 40) for i in range(100)])
+    headers = HeadersFrame(1)
+    headers.data = block[:5]
+    sock.sendall(headers.serialize())
+    start = time.monotonic()
+    offset = 5
+    events, closed = [], False
+    while time.monotonic() - start < args.budget and offset < len(block) - 5:
+        frame = ContinuationFrame(1)
+        frame.data = block[offset:offset + 5]
+        offset += 5
+        try:
+            sock.sendall(frame.serialize())
+        except OSError:
+            closed = True
+            break
+        found, closed = pump(sock, conn, 0.3, until=lambda e: goaway_code(e) is not None, respond=False)
+        events += found
+        if closed or goaway_code(events) is not None:
+            break
+    return {"goaway": goaway_code(events), "closed": closed or goaway_code(events) is not None,
+            "seconds": round(time.monotonic() - start, 1)}
+
+
+def h2_pings():
+    sock, conn = h2_connection()
+    start = time.monotonic()
+    events, closed = [], False
+    while time.monotonic() - start < args.budget:
+        try:
+            conn.ping(b"12345678")
+            sock.sendall(conn.data_to_send())
+        except Exception:
+            closed = True
+            break
+        found, closed = pump(sock, conn, 0.3, until=lambda e: goaway_code(e) is not None)
+        events += found
+        if closed or goaway_code(events) is not None:
+            break
+    return {"goaway": goaway_code(events), "closed": closed or goaway_code(events) is not None,
+            "seconds": round(time.monotonic() - start, 1)}
+
+
+def http1_trickle():
+    sock = connect("http/1.1")
+    request = b"GET /healthz HTTP/1.1\r\nhost: localhost\r\n" + b"x-pad: " + b"y" * 400 + b"\r\n\r\n"
+    start = time.monotonic()
+    answer = b""
+    for byte in request:
+        if time.monotonic() - start > args.budget:
+            break
+        try:
+            sock.sendall(bytes([byte]))
+        except OSError:
+            break
+        sock.settimeout(0.3)
+        try:
+            data = sock.recv(4096)
+        except (socket.timeout, ssl.SSLWantReadError):
+            continue
+        except OSError:
+            break
+        if not data:
+            break
+        answer += data
+        if b"\r\n" in answer:
+            break
+    status = answer.split(b"\r\n", 1)[0].decode(errors="replace")
+    return {"status": status, "seconds": round(time.monotonic() - start, 1)}
+
+
+def main():
+    global args
+    parser = argparse.ArgumentParser()
+    parser.add_argument("mode")
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--cafile", required=True)
+    parser.add_argument("--path", default="/bytes?n=500000")
+    parser.add_argument("--post-path", default="/echo")
+    parser.add_argument("--budget", type=float, default=40)
+    args = parser.parse_args()
+    modes = {"h2-bodies": h2_bodies, "h2-zero-window": h2_zero_window, "h2-continuation": h2_continuation,
+             "h2-pings": h2_pings, "http1-trickle": http1_trickle}
+    print(json.dumps(modes[args.mode]()))
+
+
+if __name__ == "__main__":
+    main()
