@@ -59,7 +59,8 @@ public final class Connection: @unchecked Sendable {
     var registeredEvents: UInt32 = 0
 
     init(
-        socket: Socket, remoteAddress: String, remoteHost: String, id: UInt64, loop: EventLoop, engine: TLSEngine, limits: ServerLimits,
+        socket: Socket, remoteAddress: String, remoteHost: String, id: UInt64, loop: EventLoop, engine: TLSEngine,
+        limits: ServerLimits,
         makeHandler: @escaping () -> any ConnectionHandler,
         onClose: @escaping (Connection, (any Error)?, Bool) -> Void
     ) {
