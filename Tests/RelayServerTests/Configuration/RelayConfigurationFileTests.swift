@@ -25,7 +25,8 @@ final class RelayConfigurationFileTests: XCTestCase {
                    {"teamId": "ABCDE12345", "keyId": "PUB7654321", "publicKeyPath": "keys/b.pem", "bundleIds": ["*"]}],
                  "rules": {"updateBudgetPerHour": 3, "strictBudget": true},
                  "http": {"handshakeTimeout": 2.5, "idleTimeout": 60, "headerReadTimeout": 4, "maxConnections": 50,
-                          "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192},
+                          "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192,
+                          "firstRequestTimeout": 3, "maxConnectionsPerAddress": 5, "sendTimeout": 6},
                  "retention": {"events": 500, "pushes": 40}, "durability": {"syncEachCommit": true, "syncInterval": 0.25},
                  "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
                  "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"]}
@@ -65,6 +66,9 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.http.maxHeaderListSize, 2048)
         XCTAssertEqual(configuration.http.maxBodyBytes, 8192)
         XCTAssertEqual(configuration.http.serverLimits.maxConnections, 50)
+        XCTAssertEqual(configuration.http.firstRequestTimeout, 3)
+        XCTAssertEqual(configuration.http.sendTimeout, 6)
+        XCTAssertEqual(configuration.http.serverLimits.maxConnectionsPerAddress, 5)
         XCTAssertEqual(configuration.http.serverLimits.handshakeTimeout, 2.5)
         XCTAssertEqual(configuration.http.http2Configuration.maxConcurrentStreams, 7)
         XCTAssertEqual(configuration.http.http2Configuration.maxRequestBodyBytes, 8192)
