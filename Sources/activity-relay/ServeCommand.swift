@@ -60,6 +60,8 @@ enum ServeCommand {
         options.httpLimits = configuration.http
         options.httpLimits.streamBufferBytes = configuration.stream.bufferBytes
         options.serverLimits = configuration.http.serverLimits
+        options.healthHost = configuration.healthListen?.host
+        options.healthPort = configuration.healthListen?.port ?? 0
         options.retention = RelayService.Retention(
             events: configuration.retention.events, pushes: configuration.retention.pushes)
         options.durability = configuration.durability.storeDurability
@@ -76,6 +78,9 @@ enum ServeCommand {
                 "threads": String(options.threads), "keys": keyring.keyIDs.joined(separator: ","),
                 "allocator": Allocator.description, "sync": configuration.durability.description,
             ])
+        if let healthListen = configuration.healthListen, let port = runtime.healthPort {
+            RelayLog.info("relay.health.listening", ["address": "\(healthListen.host):\(port)"])
+        }
         for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
         started.withLock { $0 = runtime }
         done.wait()

@@ -9,7 +9,7 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds",
+        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -41,6 +41,8 @@ extension RelayConfiguration {
         let fields = try ConfigFields(json)
         try fields.rejectUnknown(Self.fileKeys)
         listen = try fields.parsed("listen", ListenAddress.expectation, ListenAddress.parse) ?? listen
+        healthListen =
+            try fields.parsed("healthListen", ListenAddress.expectation, ListenAddress.parse) ?? healthListen
         if let directory = try fields.string("dataDirectory") {
             guard !directory.isEmpty else { throw fields.error("dataDirectory", "must be a directory path") }
             dataDirectory = FileSystem.absolute(directory, relativeTo: base)

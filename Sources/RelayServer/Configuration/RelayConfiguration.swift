@@ -12,6 +12,10 @@ public import RelayCore
 public struct RelayConfiguration: Sendable, Hashable {
     /// Where to listen. Default `127.0.0.1:8443`.
     public var listen: ListenAddress = .default
+    /// A second listener that answers only `GET /healthz`, with connection slots of its own, so
+    /// that health checks are answered while the main listener is at `http.maxConnections`.
+    /// Default none.
+    public var healthListen: ListenAddress?
     /// The data directory (absolute): certificate, keys and database. Default `./.relay`.
     public var dataDirectory: String
     /// The clock the emulated device follows. Default `system`.

@@ -17,6 +17,10 @@ public final class RelayRuntime: Sendable {
         public var rules = RelayRules.defaults
         public var httpLimits = HTTPLimits()
         public var serverLimits = ServerLimits()
+        /// Where the health-only listener binds (`healthListen`), or nil for none.
+        public var healthHost: String?
+        /// Its port (0 picks a free one).
+        public var healthPort: UInt16 = 0
         public var retention = RelayService.Retention()
         /// When acknowledged requests reach the disk; kill -9 never loses one either way.
         public var durability = DurabilitySettings().storeDurability
@@ -39,17 +43,29 @@ public final class RelayRuntime: Sendable {
     public let service: RelayService
     public let group: EventLoopGroup
     public let server: TLSServer
+    /// The listener that answers only `GET /healthz`, when configured.
+    public let healthServer: TLSServer?
+    /// Its bound port, when configured.
+    public let healthPort: UInt16?
     /// The bound port (useful with port 0).
     public let port: UInt16
     private let tickTimer = Mutex<TimerID?>(nil)
     private let stopped = Atomic<Bool>(false)
 
-    private init(service: RelayService, group: EventLoopGroup, server: TLSServer, port: UInt16) {
+    private init(
+        service: RelayService, group: EventLoopGroup, server: TLSServer, port: UInt16,
+        health: (server: TLSServer, port: UInt16)?
+    ) {
         self.service = service
         self.group = group
         self.server = server
         self.port = port
+        healthServer = health?.server
+        healthPort = health?.port
     }
+
+    /// Connection slots of the health-only listener: a few monitors, never the main listener's.
+    static let healthConnections = 64
 
     /// Opens the store, restores state, binds the listener and starts serving.
     public static func start(_ options: Options, ids: any IdentifierGenerator = SecureIdentifiers()) throws
@@ -75,14 +91,29 @@ public final class RelayRuntime: Sendable {
             RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
         }
         let port: UInt16
+        var health: (server: TLSServer, port: UInt16)?
         do {
             port = try server.bind(host: options.host, port: options.port)
+            if let healthHost = options.healthHost {
+                var healthLimits = options.serverLimits
+                healthLimits.maxConnections = healthConnections
+                healthLimits.maxConnectionsPerAddress = healthConnections
+                let healthRouter = Router(groups: [HealthRoutes(service: service)])
+                let healthServer = TLSServer(group: group, tls: tls, limits: healthLimits) {
+                    HTTPConnectionHandler(
+                        responder: healthRouter, limits: limits, providerTokenRefreshInterval: refresh)
+                }
+                healthServer.onRefusal { reason, peer in refusals.report(reason, peer: peer, total: 0) }
+                health = (healthServer, try healthServer.bind(host: healthHost, port: options.healthPort))
+            }
         } catch {
+            server.beginShutdown(gracePeriod: 0)
+            _ = server.waitUntilClosed(timeout: 1)
             group.shutdown()
             service.store.close()
             throw error
         }
-        let runtime = RelayRuntime(service: service, group: group, server: server, port: port)
+        let runtime = RelayRuntime(service: service, group: group, server: server, port: port, health: health)
         runtime.startTicker(every: options.tickInterval)
         return runtime
     }
@@ -105,7 +136,9 @@ public final class RelayRuntime: Sendable {
     public func shutdown(gracePeriod: Double = 10) {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         server.beginShutdown(gracePeriod: gracePeriod)
+        healthServer?.beginShutdown(gracePeriod: gracePeriod)
         _ = server.waitUntilClosed(timeout: gracePeriod + 1)
+        _ = healthServer?.waitUntilClosed(timeout: 1)
         group.shutdown()
         service.store.writer.flush()
         let statistics = service.store.writer.currentStatistics

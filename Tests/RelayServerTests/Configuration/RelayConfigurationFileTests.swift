@@ -29,11 +29,12 @@ final class RelayConfigurationFileTests: XCTestCase {
                           "firstRequestTimeout": 3, "maxConnectionsPerAddress": 5, "sendTimeout": 6},
                  "retention": {"events": 500, "pushes": 40}, "durability": {"syncEachCommit": true, "syncInterval": 0.25},
                  "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
-                 "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"]}
+                 "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"], "healthListen": "127.0.0.1:9444"}
                 """, name: "conf/relay.json")
         let directory = scratch.path + "/conf"
         XCTAssertEqual(configuration.configFile, "conf/relay.json")
         XCTAssertEqual(configuration.listen, ListenAddress(host: "0.0.0.0", port: 9443))
+        XCTAssertEqual(configuration.healthListen, ListenAddress(host: "127.0.0.1", port: 9444))
         XCTAssertEqual(configuration.dataDirectory, directory + "/state")
         XCTAssertEqual(configuration.clock, .virtual)
         XCTAssertEqual(configuration.threads, 2)
@@ -98,6 +99,7 @@ final class RelayConfigurationFileTests: XCTestCase {
             .appendingPathComponent("../../../deploy/relay.example.json").standardized.path
         let configuration = try RelayConfiguration.parse(arguments: ["--config", example], workingDirectory: "/")
         XCTAssertEqual(configuration.listen.description, "0.0.0.0:8443")
+        XCTAssertEqual(configuration.healthListen?.description, "127.0.0.1:8444")
         XCTAssertEqual(configuration.dataDirectory, "/var/lib/activity-relay")
         XCTAssertEqual(configuration.providerKeys.count, 2)
         XCTAssertEqual(configuration.rules, .defaults)
@@ -262,7 +264,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, http, listen, logLevel, providerKeys, providerRefusalLimit, "
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, healthListen, http, listen, logLevel, providerKeys, providerRefusalLimit, "
                     + "retention, rules, stream, threads, tls) (found number 8443)")
         }
     }

@@ -86,25 +86,49 @@ final class HostileClientLiveTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(found["seconds"] as? Double), 30, "\(found)")
     }
 
+    /// With every slot of the main listener taken, `/healthz` is still answered on the health
+    /// listener (`healthListen`), while the main listener refuses.
+    func testHealthListenerAnswersWhileTheMainListenerIsFull() throws {
+        let full = try LiveRelay { options in
+            options.serverLimits.maxConnections = 4
+            options.healthHost = "127.0.0.1"
+            options.healthPort = 0
+        }
+        defer { full.stop() }
+        let held = try (0..<4).map { _ in try openSocket(port: full.port) }
+        defer { for fd in held { close(fd) } }
+        let deadline = Date().addingTimeInterval(20)
+        while full.runtime.server.connectionCount < 4 && Date() < deadline { usleep(50_000) }
+        let refused = try full.curl(["--http2", "\(full.base)/healthz"])
+        XCTAssertNotEqual(refused.status, 0, "the main listener is full")
+        let healthPort = try XCTUnwrap(full.runtime.healthPort)
+        let health = try full.curl(["--http2", "-w", " %{http_code}", "https://localhost:\(healthPort)/healthz"])
+        XCTAssertTrue(health.stdout.hasSuffix(" 200"), health.stdout + health.stderr)
+        let other = try full.curl(["--http2", "-w", " %{http_code}", "https://localhost:\(healthPort)/v1/clock"])
+        XCTAssertTrue(other.stdout.hasSuffix(" 404"), other.stdout + other.stderr)
+    }
+
+    private func openSocket(port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        XCTAssertEqual(connected, 0)
+        return fd
+    }
+
     /// Past `maxConnectionsPerAddress` (8 here) a connection from the same address is closed at
     /// once and counted; the ones admitted keep working, and slots free up as they close.
     func testConnectionsPastThePerAddressLimitAreRefusedAndCounted() throws {
         var held: [Int32] = []
         defer { for fd in held { close(fd) } }
-        for _ in 0..<12 {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = relay.port.bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            XCTAssertEqual(connected, 0)
-            held.append(fd)
-        }
+        for _ in 0..<12 { held.append(try openSocket(port: relay.port)) }
         let deadline = Date().addingTimeInterval(20)
         while relay.runtime.server.refusedConnections < 4 && Date() < deadline { usleep(50_000) }
         XCTAssertEqual(relay.runtime.server.refusedConnections, 4)
