@@ -50,10 +50,18 @@ let package = Package(
         // Test support shared by every test target.
         .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
 
-        .testTarget(name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
-        .testTarget(name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
-        .testTarget(name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
-        .testTarget(name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], exclude: ["Fixtures"], swiftSettings: common),
+        .testTarget(
+            name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], exclude: ["Fixtures"],
+            swiftSettings: common),
+        .testTarget(
+            name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"],
+            swiftSettings: common),
+        .testTarget(
+            name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], exclude: ["Fixtures"],
+            swiftSettings: common),
+        .testTarget(
+            name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], exclude: ["Fixtures"],
+            swiftSettings: common),
         .testTarget(
             name: "RelayServerTests",
             dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore"],

@@ -20,6 +20,12 @@ extension HTTP2ServerConnection {
         return scheduledStreams.contains { (streams[$0]?.bufferedBytes ?? 0) > 0 }
     }
 
+    /// Response bytes queued on every stream and not yet handed out: what the peer's windows hold
+    /// back (the shell refuses new streams past its cap).
+    public var queuedResponseBytes: Int {
+        scheduledStreams.reduce(0) { total, id in total + (streams[id]?.bufferedBytes ?? 0) }
+    }
+
     /// Gives up on a request whose body did not arrive in time: its buffered body is dropped (and
     /// its connection window returned), further DATA on it is discarded, and the stream counts as
     /// delivered so the shell answers it (408) like any request. False when the stream is not

@@ -19,6 +19,12 @@ public struct HTTPLimits: Sendable, Hashable {
     public var headerReadTimeout: Double = 10
     /// Open connections across all threads; more are closed at once. Default 10,000.
     public var maxConnections: Int = 10_000
+    /// Response bytes one HTTP/2 connection may have queued because the peer's flow-control window
+    /// holds them back; past it, new streams are refused (REFUSED_STREAM, safe to retry) until the
+    /// peer reads. Default 8 MiB.
+    public var maxQueuedResponseBytes: Int = 8 << 20
+    /// The same across all connections of the process. Default 256 MiB.
+    public var maxQueuedResponseBytesTotal: Int = 256 << 20
     /// Open connections from one IP address; more from it are closed at once. Default 1,000.
     public var maxConnectionsPerAddress: Int = 1_000
     /// Seconds an HTTP/2 connection may hold response bytes that the peer's flow-control window
@@ -49,7 +55,8 @@ public struct HTTPLimits: Sendable, Hashable {
     static let keys: Set<String> = [
         "handshakeTimeout", "idleTimeout", "headerReadTimeout", "maxConnections", "maxConcurrentStreams",
         "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated", "firstRequestTimeout",
-        "maxConnectionsPerAddress", "sendTimeout",
+        "maxConnectionsPerAddress", "sendTimeout", "maxQueuedResponseBytes",
+        "maxQueuedResponseBytesTotal",
     ]
 
     /// Reads the `http` object; keys left out keep their defaults.
@@ -63,6 +70,11 @@ public struct HTTPLimits: Sendable, Hashable {
         maxConnectionsPerAddress =
             try fields.integer("maxConnectionsPerAddress", in: 1...1_000_000) ?? maxConnectionsPerAddress
         sendTimeout = try fields.seconds("sendTimeout", atMost: 3600) ?? sendTimeout
+        maxQueuedResponseBytes =
+            try fields.integer("maxQueuedResponseBytes", in: (64 << 10)...(1 << 30)) ?? maxQueuedResponseBytes
+        maxQueuedResponseBytesTotal =
+            try fields.integer("maxQueuedResponseBytesTotal", in: (1 << 20)...(1 << 40))
+            ?? maxQueuedResponseBytesTotal
         maxConnections = try fields.integer("maxConnections", in: 1...1_000_000) ?? maxConnections
         maxConcurrentStreams = try fields.integer("maxConcurrentStreams", in: 1...100_000) ?? maxConcurrentStreams
         maxHeaderListSize = try fields.integer("maxHeaderListSize", in: 1024...(1 << 20)) ?? maxHeaderListSize

@@ -1,6 +1,7 @@
 import RelayCore
 import RelayHTTP
 import RelayNet
+import Synchronization
 
 /// HTTP/2 on one connection: the pure `HTTP2ServerConnection` does the protocol; this shell
 /// moves its bytes, dispatches requests, carries streaming responses and runs the timers.
@@ -25,6 +26,10 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     /// Runs while response bytes wait for a window the peer does not open (`sendTimeout`).
     private var sendTimer: TimerID?
     private var isClosed = false
+    /// Response bytes queued behind flow control on every HTTP/2 connection of the process.
+    private static let queuedAcrossConnections = Atomic<Int>(0)
+    /// This connection's share of `queuedAcrossConnections`, as last counted.
+    private var queuedCounted = 0
     /// Output is pulled from the protocol only while the socket has room.
     private static let socketHighWater = 256 * 1024
 
@@ -61,6 +66,8 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         let events = h2.receive(bytes)
         for event in events {
             switch event {
+            case .request(let streamID, _, _, _) where isOverResponseBudget:
+                refuse(streamID: streamID)
             case .request(let streamID, let request, _, _):
                 dispatch(streamID: streamID, request: request, tooLarge: false)
             case .requestTooLarge(let streamID, let request, _, _):
@@ -91,6 +98,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         for stream in streams.values { stream.end(.peerClosed) }
         streams.removeAll()
         pending.removeAll()
+        countQueuedBytes(0)
     }
 
     func shutdown() {
@@ -170,6 +178,28 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         }
         if h2.canClose { connection.closeAfterFlush() }
         armSendDeadline()
+        countQueuedBytes(streams.isEmpty && pending.isEmpty && h2.openStreamCount == 0 ? 0 : h2.queuedResponseBytes)
+    }
+
+    /// Moves this connection's share of the process-wide count of queued response bytes to `bytes`.
+    private func countQueuedBytes(_ bytes: Int) {
+        guard bytes != queuedCounted else { return }
+        Self.queuedAcrossConnections.add(bytes - queuedCounted, ordering: .relaxed)
+        queuedCounted = bytes
+    }
+
+    /// True when this connection (`maxQueuedResponseBytes`) or the process
+    /// (`maxQueuedResponseBytesTotal`) holds as many response bytes as the peers' windows let it:
+    /// new streams are refused rather than memory grown.
+    private var isOverResponseBudget: Bool {
+        queuedCounted >= limits.maxQueuedResponseBytes
+            || Self.queuedAcrossConnections.load(ordering: .relaxed) >= limits.maxQueuedResponseBytesTotal
+    }
+
+    /// RST_STREAM(REFUSED_STREAM) for a request not processed: the client may retry it.
+    private func refuse(streamID: UInt32) {
+        RelayLog.debug("h2.refused", ["conn": String(connection.id), "stream": String(streamID)])
+        h2.resetStream(streamID: streamID, code: .refusedStream)
     }
 
     /// True when no stream is open, answered or not, and no header block is arriving.

@@ -26,7 +26,8 @@ final class RelayConfigurationFileTests: XCTestCase {
                  "rules": {"updateBudgetPerHour": 3, "strictBudget": true},
                  "http": {"handshakeTimeout": 2.5, "idleTimeout": 60, "headerReadTimeout": 4, "maxConnections": 50,
                           "maxConcurrentStreams": 7, "maxHeaderListSize": 2048, "maxBodyBytes": 8192,
-                          "firstRequestTimeout": 3, "maxConnectionsPerAddress": 5, "sendTimeout": 6},
+                          "firstRequestTimeout": 3, "maxConnectionsPerAddress": 5, "sendTimeout": 6,
+                          "maxQueuedResponseBytes": 100000, "maxQueuedResponseBytesTotal": 2000000},
                  "retention": {"events": 500, "pushes": 40}, "durability": {"syncEachCommit": true, "syncInterval": 0.25},
                  "stream": {"bufferBytes": 8192, "heartbeatSeconds": 1.5, "ticketLifetime": 30},
                  "providerRefusalLimit": 0, "broadcastBundleIds": ["com.example.app"], "healthListen": "127.0.0.1:9444"}
@@ -69,6 +70,8 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertEqual(configuration.http.serverLimits.maxConnections, 50)
         XCTAssertEqual(configuration.http.firstRequestTimeout, 3)
         XCTAssertEqual(configuration.http.sendTimeout, 6)
+        XCTAssertEqual(configuration.http.maxQueuedResponseBytes, 100_000)
+        XCTAssertEqual(configuration.http.maxQueuedResponseBytesTotal, 2_000_000)
         XCTAssertEqual(configuration.http.serverLimits.maxConnectionsPerAddress, 5)
         XCTAssertEqual(configuration.http.serverLimits.handshakeTimeout, 2.5)
         XCTAssertEqual(configuration.http.http2Configuration.maxConcurrentStreams, 7)

@@ -5,8 +5,9 @@ Modes (the relay is expected to run with short deadlines, see HostileClientLiveT
 - h2-bodies: 128 POST streams, each sends DATA and never END_STREAM; reports how many body bytes
   the relay let in (its flow-control windows) and the statuses it answered once the body deadline
   passed.
-- h2-zero-window: SETTINGS_INITIAL_WINDOW_SIZE=0, GET --path on 32 streams, never a WINDOW_UPDATE;
-  reports the GOAWAY error code and whether the connection closed.
+- h2-zero-window: SETTINGS_INITIAL_WINDOW_SIZE=0, GET --path on 4 streams, then 28 more, never a
+  WINDOW_UPDATE; reports how many streams were refused, the GOAWAY error code and whether the
+  connection closed.
 - h2-continuation: a HEADERS frame followed by 5-byte CONTINUATION frames every 0.3 s; reports the
   GOAWAY and the seconds until the connection closed.
 - h2-pings: no stream, a PING every 0.3 s; reports the GOAWAY and the seconds until close.
@@ -136,16 +137,24 @@ def h2_bodies():
 
 def h2_zero_window():
     sock, conn = h2_connection({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
-    for _ in range(32):
-        sid = conn.get_next_available_stream_id()
-        conn.send_headers(sid, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
-                                (":path", args.path)], end_stream=True)
-    sock.sendall(conn.data_to_send())
     start = time.monotonic()
-    events, closed = pump(sock, conn, args.budget, until=lambda e: goaway_code(e) is not None)
+    events = []
+    # Four requests first; once their answers are queued, 28 more.
+    for batch in (4, 28):
+        for _ in range(batch):
+            sid = conn.get_next_available_stream_id()
+            conn.send_headers(sid, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                                    (":path", args.path)], end_stream=True)
+        sock.sendall(conn.data_to_send())
+        found, closed = pump(sock, conn, 0.5)
+        events += found
+    found, closed = pump(sock, conn, args.budget, until=lambda e: goaway_code(e) is not None)
+    events += found
     if not closed:
         _, closed = pump(sock, conn, 5)
-    return {"goaway": goaway_code(events), "closed": closed, "seconds": round(time.monotonic() - start, 1)}
+    refused = sum(1 for e in events if isinstance(e, h2.events.StreamReset) and int(e.error_code) == 7)
+    return {"goaway": goaway_code(events), "closed": closed, "refused": refused,
+            "seconds": round(time.monotonic() - start, 1)}
 
 
 def h2_continuation():

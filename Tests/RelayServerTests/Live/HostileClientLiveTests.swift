@@ -15,6 +15,7 @@ final class HostileClientLiveTests: XCTestCase {
             options.httpLimits.headerReadTimeout = 2
             options.httpLimits.bodyReadTimeout = 2
             options.httpLimits.sendTimeout = 2
+            options.httpLimits.maxQueuedResponseBytes = 1 << 20
             options.httpLimits.firstRequestTimeout = 2
             options.httpLimits.idleTimeout = 2
             options.serverLimits.maxConnectionsPerAddress = 8
@@ -55,10 +56,13 @@ final class HostileClientLiveTests: XCTestCase {
         try assertHealthzServed()
     }
 
-    /// A zero window with large answers waiting: GOAWAY(ENHANCE_YOUR_CALM) at the send deadline and
-    /// the connection closed (its queued responses freed).
-    func testZeroWindowPeerIsClosedAtTheSendDeadline() throws {
+    /// A zero window with large answers waiting: once 1 MiB (`maxQueuedResponseBytes` here) is
+    /// queued, further streams are refused (REFUSED_STREAM), and at the send deadline the peer
+    /// gets GOAWAY(ENHANCE_YOUR_CALM) and the connection closes (its queued responses freed).
+    func testZeroWindowPeerIsRefusedThenClosedAtTheSendDeadline() throws {
         let found = try attack("h2-zero-window")
+        // The second batch at least; of the first, those that arrived after 1 MiB was queued.
+        XCTAssertGreaterThanOrEqual(try XCTUnwrap(found["refused"] as? Int), 28, "\(found)")
         XCTAssertEqual(found["goaway"] as? Int, 11, "\(found)")
         XCTAssertEqual(found["closed"] as? Bool, true, "\(found)")
         XCTAssertLessThan(try XCTUnwrap(found["seconds"] as? Double), 30, "\(found)")
