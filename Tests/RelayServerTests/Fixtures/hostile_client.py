@@ -11,6 +11,7 @@ Modes (the relay is expected to run with short deadlines, see HostileClientLiveT
 - h2-continuation: a HEADERS frame followed by 5-byte CONTINUATION frames every 0.3 s; reports the
   GOAWAY and the seconds until the connection closed.
 - h2-pings: no stream, a PING every 0.3 s; reports the GOAWAY and the seconds until close.
+- h2-bad-path: GET with a :path holding a space; reports the RST_STREAM error code.
 - http1-trickle: HTTP/1.1 headers one byte every 0.3 s; reports the status line and seconds.
 Every read has a deadline; the whole run stops at --budget seconds.
 """
@@ -185,6 +186,23 @@ def h2_continuation():
             "seconds": round(time.monotonic() - start, 1)}
 
 
+def h2_bad_path():
+    sock = connect("h2")
+    conn = h2.connection.H2Connection(
+        h2.config.H2Configuration(client_side=True, validate_outbound_headers=False, normalize_outbound_headers=False))
+    conn.initiate_connection()
+    sock.sendall(conn.data_to_send())
+    conn.send_headers(1, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                          (":path", "/healthz x")], end_stream=True)
+    sock.sendall(conn.data_to_send())
+    events, _ = pump(sock, conn, args.budget, until=lambda e: any(
+        isinstance(x, (h2.events.StreamReset, h2.events.ResponseReceived)) for x in e))
+    resets = [int(e.error_code) for e in events if isinstance(e, h2.events.StreamReset)]
+    statuses = [dict(e.headers).get(b":status", b"").decode() for e in events
+                if isinstance(e, h2.events.ResponseReceived)]
+    return {"reset": resets[0] if resets else None, "statuses": statuses}
+
+
 def h2_pings():
     sock, conn = h2_connection()
     start = time.monotonic()
@@ -244,7 +262,7 @@ def main():
     parser.add_argument("--budget", type=float, default=40)
     args = parser.parse_args()
     modes = {"h2-bodies": h2_bodies, "h2-zero-window": h2_zero_window, "h2-continuation": h2_continuation,
-             "h2-pings": h2_pings, "http1-trickle": http1_trickle}
+             "h2-pings": h2_pings, "h2-bad-path": h2_bad_path, "http1-trickle": http1_trickle}
     print(json.dumps(modes[args.mode]()))
 
 

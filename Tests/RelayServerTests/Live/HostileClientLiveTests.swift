@@ -76,6 +76,13 @@ final class HostileClientLiveTests: XCTestCase {
         XCTAssertLessThan(try XCTUnwrap(found["seconds"] as? Double), 30, "\(found)")
     }
 
+    /// A `:path` holding a space is malformed (RFC 9113 §8.3.1): RST_STREAM(PROTOCOL_ERROR).
+    func testPathWithASpaceIsResetWithProtocolError() throws {
+        let found = try attack("h2-bad-path", budget: 10)
+        XCTAssertEqual(found["reset"] as? Int, 1, "\(found)")
+        XCTAssertEqual(found["statuses"] as? [String], [], "\(found)")
+    }
+
     /// PINGs open no stream, so they do not keep a connection past its first-request deadline.
     func testPingsDoNotExtendTheIdleDeadline() throws {
         let found = try attack("h2-pings")

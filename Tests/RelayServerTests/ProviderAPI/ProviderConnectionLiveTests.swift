@@ -45,8 +45,16 @@ final class ProviderConnectionLiveTests: XCTestCase {
         let valid = try JWTSigner.makeProviderToken(
             teamID: DataDirectory.devTeamID, keyID: DataDirectory.devKeyID, issuedAt: issuedAt,
             key: provider.data.devProviderKey)
+        // Validly signed by the right key, but with a critical extension the relay does not know.
+        let critHeader = #"{"alg":"ES256","kid":"DEVKEY0000","crit":["exp"],"exp":1}"#
+        let critClaims = #"{"iss":"DEVTEAM000","iat":\#(issuedAt)}"#
+        let critInput = Base64URL.encode(Array(critHeader.utf8)) + "." + Base64URL.encode(Array(critClaims.utf8))
+        let critical =
+            critInput + "."
+            + Base64URL.encode(try ES256.sign(Array(critInput.utf8), key: provider.data.devProviderKey))
         let table: [(String?, Int, String?)] = [
             (nil, 403, "MissingProviderToken"),
+            ("bearer \(critical)", 403, "InvalidProviderToken"),
             ("bearer", 403, "MissingProviderToken"),
             ("basic dXNlcjpwYXNz", 403, "InvalidProviderToken"),
             ("bearer not.a.jwt", 403, "InvalidProviderToken"),
