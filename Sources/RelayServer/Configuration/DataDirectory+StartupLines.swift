@@ -4,7 +4,7 @@ extension DataDirectory {
     /// Lines for the startup log (files in the directory by name, configured ones by path), e.g.
     /// ```
     /// data directory /srv/.relay (created)
-    ///   tls-cert.pem         created  TLS certificate; clients trust it as their CA (--cacert)
+    ///   tls-cert.pem         created  TLS certificate; clients trust this file (--cacert)
     ///   ...
     /// try: curl --cacert /srv/.relay/tls-cert.pem https://localhost:8443/healthz
     /// ```
@@ -44,7 +44,7 @@ extension DataDirectory {
         switch file.role {
         case .certificate:
             file.status == .configured
-                ? "TLS certificate chain (from the config)" : "TLS certificate; clients trust it as their CA (--cacert)"
+                ? "TLS certificate chain (from the config)" : "TLS certificate; clients trust this file (--cacert)"
         case .privateKey: "TLS private key" + (file.status == .configured ? " (from the config)" : ", mode 0600")
         case .adminKey: "admin API key, mode 0600: send 'authorization: bearer <key>' to /v1"
         case .devProviderKey: "development provider key, mode 0600: team \(devTeamID), key \(devKeyID), any bundle ID"

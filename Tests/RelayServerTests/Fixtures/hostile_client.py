@@ -117,8 +117,9 @@ def h2_bodies():
                 sent += room
                 per_stream[sid] = per_stream.get(sid, 0) + room
                 progressed = True
-        if conn.data_to_send():
-            sock.sendall(conn.data_to_send())
+        out = conn.data_to_send()
+        if out:
+            sock.sendall(out)
         events, closed = pump(sock, conn, 0.2)
         statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
                      if isinstance(e, h2.events.ResponseReceived)]

@@ -56,6 +56,34 @@ final class HostileClientLiveTests: XCTestCase {
         try assertHealthzServed()
     }
 
+    /// The same attack from 8 connections at once (the per-address limit here): the relay's peak
+    /// resident memory grows by less than 24 MiB (bodies that held no window took several MiB per
+    /// connection), and `/healthz` is served meanwhile.
+    func testUnfinishedBodiesOnEightConnectionsStayUnderTheMemoryCeiling() throws {
+        let before = try peakResidentKiB()
+        let attackers = try (0..<7).map { _ in
+            try ChildProcess([
+                "python3", Fixtures.path("hostile_client.py"), "h2-bodies", "--port", String(relay.port), "--cafile",
+                relay.caPath, "--budget", "40",
+            ])
+        }
+        try assertHealthzServed()
+        for attacker in attackers {
+            let outcome = try attacker.wait(timeout: 70)
+            XCTAssertTrue(outcome.stdout.contains(#""statuses": ["408"]"#), outcome.stdout + outcome.stderr)
+        }
+        let grown = try peakResidentKiB() - before
+        print("unfinished bodies on 8 connections: peak RSS grew by \(grown) KiB")
+        XCTAssertLessThan(grown, 24 << 10, "peak RSS grew by \(grown) KiB")
+    }
+
+    /// VmHWM of this process (the relay runs in it), in KiB.
+    private func peakResidentKiB() throws -> Int {
+        let status = try String(contentsOfFile: "/proc/self/status", encoding: .utf8)
+        let line = try XCTUnwrap(status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") })
+        return try XCTUnwrap(Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]))
+    }
+
     /// A zero window with large answers waiting: once 1 MiB (`maxQueuedResponseBytes` here) is
     /// queued, further streams are refused (REFUSED_STREAM), and at the send deadline the peer
     /// gets GOAWAY(ENHANCE_YOUR_CALM) and the connection closes (its queued responses freed).
