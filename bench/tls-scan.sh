@@ -5,8 +5,9 @@
 # vulnerability check (-p -s -P -S -h -U). Prints testssl's own report, then a summary from its
 # JSON output: the offered protocols, each check of the goals (nothing below TLS 1.2, no weak
 # cipher category, no known vulnerability, secure renegotiation) and every finding testssl rates
-# LOW or worse, marked as explained (OCSP, HSTS and the self-signed development certificate's
-# lack of revocation and transparency data, see bench/RESULTS.md) or not.
+# LOW or worse, marked as explained (OCSP, HSTS, browser security headers, and the self-signed
+# development certificate's 10-year validity and lack of revocation data; see bench/RESULTS.md)
+# or not.
 #
 #   bench/tls-scan.sh
 #
@@ -28,7 +29,7 @@ mkdir -m 700 -p "$DATA"
 "$RELAY" serve --data "$DATA" --listen "127.0.0.1:$PORT" 2>"$WORK/relay.log" &
 RELAY_PID=$!
 wait_for "https://localhost:$PORT/healthz" "$DATA/tls-cert.pem" 200
-echo "tls-scan: $(testssl --version 2>/dev/null | grep -o 'testssl.sh [^ ]*' | head -1), commit $(git -C "$ROOT" rev-parse --short HEAD), $(date -u '+%F %H:%M') UTC"
+echo "tls-scan: testssl.sh $(dpkg-query -W -f='${Version}' testssl.sh 2>/dev/null), commit $(git -C "$ROOT" rev-parse --short HEAD), $(date -u '+%F %H:%M') UTC"
 testssl --quiet --color 0 --warnings off --ip 127.0.0.1 --add-ca "$DATA/tls-cert.pem" \
     --jsonfile "$WORK/testssl.json" -p -s -P -S -h -U "localhost:$PORT" || true
 python3 - "$WORK/testssl.json" <<'PY'
@@ -49,6 +50,10 @@ explained = {
     "HSTS": "API server on a dedicated port; HSTS only matters to browsers following http:// links",
     "DNS_CAArecord": "loopback name: no DNS CAA record",
     "cert_expirationStatus": "development certificate",
+    "cert_validityPeriod": "the generated development certificate lasts 10 years so it is trusted once; the "
+                           "398-day limit is for publicly trusted certificates, which a deployment brings (tls.certificate)",
+    "security_headers": "X-Frame-Options, CSP and the like protect HTML pages in browsers; the relay serves JSON "
+                        "and event streams only",
 }
 def status(id_):
     f = by_id.get(id_)

@@ -10,9 +10,12 @@ final class TLSEngineTests: XCTestCase {
     private var clientIn: OpaquePointer!  // engine -> client
     private var clientOut: OpaquePointer!  // client -> engine
     private var engine: TLSEngine!
-    private let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+    /// Allocated in `setUpWithError` and freed in `tearDown`: XCTest makes an instance for every
+    /// test, also ones it only lists or skips, so an allocation at initialisation would leak there.
+    private var scratch: UnsafeMutableRawBufferPointer!
 
     override func setUpWithError() throws {
+        scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
         engine = try TLSEngine(context: TestCertificate.context())
         clientContext = SSL_CTX_new(TLS_client_method())
         XCTAssertEqual(SSL_CTX_load_verify_locations(clientContext, TestCertificate.shared.certificate, nil), 1)
