@@ -18,7 +18,8 @@
 # SourceFormatTests|CompanionPackageTests|CrashLoopTests|AppAPICrashTests|ProviderCrashTests|
 # testServeCreatesItsDataDirAnswersAndStopsCleanlyOnSIGTERM; and the idle-connection memory budget,
 # which measures RSS that the sanitizer's shadow memory inflates: IdleConnectionMemoryTests),
-# KEEP=1 keeps the report directory. Exit status 0 when every run passed with no report.
+# KEEP=1 keeps the report directory. Leaks that are memory in use at exit, not lost while running,
+# are suppressed by bench/sanitizers-lsan.supp (each with its reason). Exit status 0 when every run passed with no report.
 set -uo pipefail
 
 SANITIZERS=${SANITIZERS:-thread address}
@@ -44,6 +45,7 @@ for sanitizer in $SANITIZERS; do
     # Reports go to one file per process; halt_on_error=0 keeps a run going past its first report.
     TSAN_OPTIONS="log_path=$REPORTS/$sanitizer/report halt_on_error=0 second_deadlock_stack=1" \
     ASAN_OPTIONS="log_path=$REPORTS/$sanitizer/report detect_leaks=1" \
+    LSAN_OPTIONS="suppressions=$ROOT/bench/sanitizers-lsan.supp print_suppressions=0" \
         swift test "${args[@]}" >"$REPORTS/$sanitizer.log" 2>&1
     code=$?
     summary=$(grep -E "^\s*Executed [0-9]+ tests" "$REPORTS/$sanitizer.log" | tail -1)

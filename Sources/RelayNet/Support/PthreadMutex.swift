@@ -8,7 +8,9 @@ import Glibc
 /// under which the modules that use `Mutex` declare `typealias Mutex = PthreadMutex`, shadowing the
 /// imported type, so that the races it reports are real ones. Normal builds use the standard
 /// library's `Mutex` and never this.
-public final class PthreadMutex<Value: ~Copyable>: @unchecked Sendable {  // Sendable: `value` is only touched under `mutex`.
+///
+/// Sendable because `value` is only touched under `mutex`.
+public final class PthreadMutex<Value: ~Copyable>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
