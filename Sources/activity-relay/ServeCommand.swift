@@ -69,7 +69,7 @@ enum ServeCommand {
         do {
             runtime = try RelayRuntime.start(options)
         } catch {
-            Terminal.fail("activity-relay serve: cannot start on \(configuration.listen): \(error)")
+            Terminal.fail("activity-relay serve: \(error)")
         }
         RelayLog.info(
             "relay.listening",
