@@ -80,6 +80,21 @@ public final class RelayService: Sendable {
         let clock: RelayTimeSource
         switch clockMode {
         case .system:
+            // State kept on a virtual clock ahead of real time would see time go backwards: every
+            // real timestamp would look old and due transitions would wait for the real clock.
+            if let bytes = try reader.meta(MetaKey.virtualClock), let stored = try? JSONValue(parsing: bytes),
+                let anchor = stored["virtualAnchor"]?.doubleValue, let rate = stored["rate"]?.doubleValue
+            {
+                let shown = anchor + max(0, realNow - (stored["realAnchor"]?.doubleValue ?? realNow)) * rate
+                if shown > realNow + 1 {
+                    store.close()
+                    throw RelayStartError.store(
+                        path: path,
+                        message: "its virtual clock stands \(DeviceEmulator.clockSpan(shown - realNow)) ahead of the"
+                            + " system clock, which would run time backwards; start it with --clock virtual, or use"
+                            + " a new data directory")
+                }
+            }
             clock = RelayTimeSource()
         case .virtual:
             var state = VirtualClock(showing: firstStart, atReal: realNow)

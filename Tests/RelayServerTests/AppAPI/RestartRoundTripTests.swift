@@ -26,31 +26,9 @@ final class RestartRoundTripTests: XCTestCase {
         return started
     }
 
-    /// One provider API request over HTTP/2 with curl and a fresh development-key token: the status
-    /// and the `apns-channel-id` answered, if any.
-    @discardableResult
-    private func provider(
-        _ relay: LiveRelay, _ method: String, _ path: String, headers: [String] = [], body: String? = nil,
-        expect status: Int, file: StaticString = #filePath, line: UInt = #line
-    ) throws -> String? {
-        let jwt = try JWTSigner.makeProviderToken(
-            teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: Int64(Date().timeIntervalSince1970),
-            key: relay.devKey)
-        var arguments = [
-            "curl", "-sS", "--http2", "--cacert", relay.caPath, "--max-time", "20", "-X", method, "-D", "-", "-H",
-            "authorization: bearer \(jwt)",
-        ]
-        for header in headers { arguments += ["-H", header] }
-        if let body { arguments += ["--data-binary", body] }
-        let outcome = try ChildProcess.run(arguments + [relay.base + path], timeout: 30)
-        let lines = outcome.stdout.split(separator: "\r\n").map(String.init)
-        XCTAssertEqual(lines.first, "HTTP/2 \(status) ", "\(method) \(path): \(outcome.stdout)", file: file, line: line)
-        return lines.first { $0.hasPrefix("apns-channel-id: ") }.map { String($0.dropFirst(17)) }
-    }
-
     private func push(_ relay: LiveRelay, token: String, _ aps: JSONValue, priority: Int = 10) throws {
-        try provider(
-            relay, "POST", "/3/device/\(token)",
+        try relay.provider(
+            "POST", "/3/device/\(token)",
             headers: [
                 "apns-topic: \(Self.topic)", "apns-push-type: liveactivity", "apns-priority: \(priority)",
             ], body: JSONValue.object(["aps": aps]).jsonString, expect: 200)
@@ -82,11 +60,11 @@ final class RestartRoundTripTests: XCTestCase {
         // Provider API: a channel kept, a channel deleted, a broadcast, device pushes of every event.
         let created = #"{"message-storage-policy":1,"push-type":"LiveActivity"}"#
         let kept = try XCTUnwrap(
-            try provider(first, "POST", "/1/apps/\(Self.bundle)/channels", body: created, expect: 201))
+            try first.provider("POST", "/1/apps/\(Self.bundle)/channels", body: created, expect: 201))
         let deleted = try XCTUnwrap(
-            try provider(first, "POST", "/1/apps/\(Self.bundle)/channels", body: created, expect: 201))
-        try provider(
-            first, "DELETE", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(deleted)"], expect: 204)
+            try first.provider("POST", "/1/apps/\(Self.bundle)/channels", body: created, expect: 201))
+        try first.provider(
+            "DELETE", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(deleted)"], expect: 204)
 
         let activityBody: (JSONValue) -> JSONValue = { pushType in
             [
@@ -124,8 +102,8 @@ final class RestartRoundTripTests: XCTestCase {
                 "attributes-type": "DeliveryAttributes", "attributes": ["order": "7"],
                 "alert": ["title": "Order", "body": "accepted"],
             ])
-        try provider(
-            first, "POST", "/4/broadcasts/apps/\(Self.bundle)",
+        try first.provider(
+            "POST", "/4/broadcasts/apps/\(Self.bundle)",
             headers: ["apns-push-type: LiveActivity", "apns-priority: 10", "apns-channel-id: \(kept)"],
             body: JSONValue.object([
                 "aps": ["event": "update", "timestamp": .number(now.rounded(.down) + 3), "content-state": ["score": 1]]
@@ -179,10 +157,10 @@ final class RestartRoundTripTests: XCTestCase {
         let again = AppAPIClient(relay: second)
         XCTAssertEqual(try readBack(again, ids: ids), before)
         XCTAssertEqual(try second.runtime.service.store.reader.latestEventSeq(), lastSeq)
-        try provider(
-            second, "GET", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(kept)"], expect: 200)
-        try provider(
-            second, "GET", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(deleted)"], expect: 400)
+        try second.provider(
+            "GET", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(kept)"], expect: 200)
+        try second.provider(
+            "GET", "/1/apps/\(Self.bundle)/channels", headers: ["apns-channel-id: \(deleted)"], expect: 400)
         for removed in [cancelledId, fixedId] {
             XCTAssertEqual(try again.expect(404, "GET", "/v1/alarms/\(removed)")["error"], "notFound")
         }
