@@ -142,5 +142,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(outcome.stderr.contains("steps[0].at"), outcome.stderr)
         let notJSON = try ChildProcess.run([RelayBinary.path, "simulate", "/dev/null"])
         XCTAssertEqual(notJSON.status, 2)
+        try Data("{\n  \"devices\": [{\"name\": \"phone\"}],\n  \"steps\": [,]\n}\n".utf8).write(to: file)
+        let syntax = try ChildProcess.run([RelayBinary.path, "simulate", file.path])
+        XCTAssertEqual(syntax.status, 2)
+        XCTAssertTrue(syntax.stderr.contains("is not valid JSON: line 3, column 13: "), syntax.stderr)
     }
 }
