@@ -69,6 +69,28 @@ final class TransportLiveTests: XCTestCase {
         XCTAssertTrue(outcome.stdout.hasSuffix(" 413"), outcome.stdout)
     }
 
+    /// The same oversized body to the app API is the same answer over either HTTP version.
+    func testOversizedBodyIsTheSameAnswerOverHTTP1AndHTTP2() throws {
+        relay.stop()
+        // A small limit, so curl has sent the whole body (within one flow-control window) before
+        // the answer and its RST_STREAM(NO_ERROR), which curl counts as a failed upload.
+        relay = try LiveRelay { $0.httpLimits.maxBodyBytes = 5120 }
+        let body = "{\"x\":\"" + String(repeating: "a", count: 6000) + "\"}"
+        var answers: [String] = []
+        for flag in ["--http1.1", "--http2"] {
+            let outcome = try relay.curl(
+                [
+                    flag, "-w", " %{http_code}", "-H", "authorization: Bearer \(LiveRelay.adminKey)", "-H",
+                    "content-type: application/json", "--data-binary", body, "\(relay.base)/v1/devices",
+                ])
+            XCTAssertEqual(outcome.status, 0, "\(flag): \(outcome.stderr)")
+            answers.append(outcome.stdout)
+        }
+        XCTAssertEqual(answers[0], answers[1])
+        XCTAssertTrue(answers[0].contains("\"error\":\"tooLarge\""), answers[0])
+        XCTAssertTrue(answers[0].hasSuffix(" 413"), answers[0])
+    }
+
     /// A client still sending a refused body must read the answer, not a reset: after the `413` the
     /// relay keeps reading and dropping the rest for `lingerSeconds` (1 s here), then lets go.
     func testARefusedBodyCanBeSentOnAfterTheAnswerUntilTheRelayLetsGo() throws {
