@@ -195,6 +195,7 @@ public struct ScenarioRunner {
         "alarm": ["alarm", "operation"],
         "expect": Set(activityChecks + alarmChecks + resultChecks + ["activity", "alarm"]),
         "advance": [],
+        "timeline": ["device", "family", "until", "expect"],
     ]
     /// What an expectation can check of an activity, of an alarm, and of the last result.
     static let activityChecks = ["state", "contentState", "staleDate", "dismissAt", "endedAt", "relevanceScore"]

@@ -1,4 +1,4 @@
-public import RelayStore
+import RelayStore
 
 /// What `activity-relay --version` prints: the release and the store schema it writes (a data
 /// directory of a newer schema is not opened by an older binary).
