@@ -135,10 +135,10 @@ final class RestartRoundTripTests: XCTestCase {
         try api.expect(200, "POST", "/v1/alarms/\(cancelledId)/cancel")
 
         // Timed transitions: the priority-5 release, the stale date, the fixed alarm alerting (then
-        // stopped), the ended activity's dismissal; then the clock's rate.
+        // stopped), the ended activity's dismissal, the 8-hour end; then the clock's rate.
         try api.expect(200, "POST", "/v1/clock", json: ["advanceBy": 900])
         try api.expect(200, "POST", "/v1/alarms/\(fixedId)/stop")
-        try api.expect(200, "POST", "/v1/clock", json: ["advanceBy": .number(5 * 3600)])
+        try api.expect(200, "POST", "/v1/clock", json: ["advanceBy": .number(9 * 3600)])
         try api.expect(200, "POST", "/v1/clock", json: ["rate": 0])
         now = try XCTUnwrap(try api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue)
 
@@ -150,7 +150,9 @@ final class RestartRoundTripTests: XCTestCase {
         XCTAssertEqual(before[1]["items"]?.arrayValue?.count, 6, "\(before[1])")
         let lastSeq = try first.runtime.service.store.reader.latestEventSeq()
         let events = try first.runtime.service.store.reader.events(after: 0, limit: 10_000).map(\.type)
-        XCTAssertTrue(events.contains("activity.stale") && events.contains("activity.dismissed"), "\(events)")
+        for type in ["activity.stale", "activity.dismissed", "activity.ended", "alarm.removed", "activity.updated"] {
+            XCTAssertTrue(events.contains(type), "\(type) in \(events)")
+        }
         first.stop()
 
         let second = try start()
