@@ -16,12 +16,24 @@ enum ServeCommand {
             Terminal.fail(error.description)
         }
         RelayLog.setLevel(RelayLog.Level(name: configuration.logLevel.rawValue) ?? .info)
+        // The configured keys are read first: a config that fails to load leaves no new data directory.
+        let configuredKeys: [ProviderKeyring.Key]
+        do {
+            configuredKeys = try ProviderKeyring.configuredKeys(configuration)
+        } catch {
+            Terminal.fail("activity-relay serve: \(error)")
+        }
         let directory: DataDirectory
         let keyring: ProviderKeyring
         do {
             directory = try DataDirectory.prepare(configuration)
-            keyring = try ProviderKeyring(configuration: configuration, developmentKey: directory.devProviderKey)
         } catch {
+            Terminal.fail("activity-relay serve: \(error)")
+        }
+        do {
+            keyring = try ProviderKeyring(configured: configuredKeys, developmentKey: directory.devProviderKey)
+        } catch {
+            directory.removeIfCreated()
             Terminal.fail("activity-relay serve: \(error)")
         }
         for warning in directory.warnings { RelayLog.warning("data.warning", ["message": warning]) }
@@ -69,7 +81,8 @@ enum ServeCommand {
         do {
             runtime = try RelayRuntime.start(options)
         } catch {
-            Terminal.fail("activity-relay serve: cannot start on \(configuration.listen): \(error)")
+            directory.removeIfCreated()
+            Terminal.fail("activity-relay serve: \(error)")
         }
         RelayLog.info(
             "relay.listening",

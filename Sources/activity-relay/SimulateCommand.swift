@@ -23,10 +23,11 @@ enum SimulateCommand {
             Terminal.fail("activity-relay simulate: cannot read '\(path)'")
         }
         let scenario: JSONValue
+        let bytes = [UInt8](data)
         do {
-            scenario = try JSONValue(parsing: [UInt8](data))
+            scenario = try JSONValue(parsing: bytes)
         } catch {
-            Terminal.fail("activity-relay simulate: \(path) is not valid JSON: \(error)")
+            Terminal.fail("activity-relay simulate: \(path) is not valid JSON: \(error.description(in: bytes))")
         }
         let report: SimulationReport
         do {

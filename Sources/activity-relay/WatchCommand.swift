@@ -37,9 +37,6 @@ enum WatchCommand {
             case "--device": device = value("--device")
             case "--cacert": caFile = value("--cacert")
             case "--once": once = true
-            case "--help", "-h":
-                print(usage)
-                return 0
             case let other: Terminal.fail("activity-relay watch: unknown option '\(other)'\n\(usage)")
             }
             index += 1

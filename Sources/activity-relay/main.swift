@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayServer
 
 /// `activity-relay` entry point: picks the command and hands over to it.
 let usage = """
@@ -12,6 +13,7 @@ let usage = """
       token [--data DIR]                print a fresh provider JWT (ES256) for the data directory's dev key
       watch [--url URL] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]
                                         live activities and alarm countdowns from the event stream
+      --version                         print the version
     """
 
 /// What `COMMAND --help` prints, for the commands whose options are not read with a help of their own.
@@ -32,7 +34,19 @@ let commandHelp: [String: String] = [
     "token": """
     usage: activity-relay token [--data DIR]
     Prints a fresh provider token (ES256 JWT, iat now) for the development key in DIR
-    (default ./.relay), creating the data directory's files first if they are missing.
+    (default ./.relay), which `serve` creates on its first start; without one it fails.
+    """,
+    "watch": """
+    usage: activity-relay watch [--url https://HOST:PORT] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]
+    Shows the relay's live activities as Lock Screen cards and its alarms as countdowns, from the
+    event stream, redrawn every second; a dropped connection resumes where it left off.
+      --url URL       the relay (default https://localhost:8443)
+      --data DIR      the data directory the key and CA default from (default ./.relay)
+      --key KEY       the admin or a device key (default DIR/admin-key)
+      --device ID     only this device's activities and alarms
+      --cacert PATH   the CA to trust (default DIR/tls-cert.pem)
+      --once          print the cards once, as plain text, and exit
+    Exit status 0; 1 when the relay refuses or (with --once) cannot be reached; 2 for bad flags.
     """,
 ]
 
@@ -56,6 +70,8 @@ case "watch":
     exit(WatchCommand.run(arguments))
 case "--help", "-h", "help":
     print(usage)
+case "--version":
+    print("activity-relay \(RelayVersion.current) (store schema \(RelayVersion.storeSchema))")
 default:
     Terminal.fail("activity-relay: unknown command '\(command)'\n\(usage)")
 }

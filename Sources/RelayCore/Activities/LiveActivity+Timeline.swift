@@ -66,7 +66,7 @@ extension LiveActivity {
     /// none is there), then applies it, or drops it when newer data was applied meanwhile.
     private mutating func release(at: UnixSeconds, rules: RelayRules) -> ActivityTransition? {
         guard var pending = pendingUpdate else { return nil }
-        guard pending.timestamp >= lastTimestamp else {
+        guard !WholeSeconds.isEarlier(pending.timestamp, than: lastTimestamp) else {
             dropPending()
             return .deferredUpdateDiscarded(at: at, update: pending.update)
         }

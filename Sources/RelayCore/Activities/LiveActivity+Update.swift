@@ -5,7 +5,8 @@ extension LiveActivity {
     ///
     /// The rules, checked in this order:
     /// 1. after the end → `rejectedEnded`; a NaN or infinite number → `rejectedInvalid`;
-    /// 2. a timestamp (default `now`) older than `lastTimestamp` → `ignoredStale` (equal is applied);
+    /// 2. a timestamp (default `now`) in an earlier whole second than `lastTimestamp` → `ignoredStale`
+    ///    (the same second is applied: push timestamps are whole seconds, see `WholeSeconds`);
     /// 3. attributes + content state over `maxActivityDataBytes` → `rejectedTooLarge`;
     /// 4. app updates are applied and never draw on the budget;
     /// 5. priority-10 pushes draw a token: within budget → `applied`; over budget → held until the next
@@ -31,7 +32,7 @@ extension LiveActivity {
             return .rejectedInvalid(field: field)
         }
         let timestamp = update.timestamp ?? now
-        if timestamp < lastTimestamp {
+        if WholeSeconds.isEarlier(timestamp, than: lastTimestamp) {
             counters.ignoredStale += 1
             return .ignoredStale(last: lastTimestamp)
         }
@@ -64,8 +65,8 @@ extension LiveActivity {
 
     /// Ends the activity at `now`, from the app (`Activity.end`) or an `end` push.
     ///
-    /// Already ended → `rejectedEnded`; a `timestamp` (default `now`) older than `lastTimestamp` →
-    /// `ignoredStale`; final `content` (nil keeps the current) over the size limit → `rejectedTooLarge`.
+    /// Already ended → `rejectedEnded`; a `timestamp` (default `now`) in an earlier whole second than
+    /// `lastTimestamp` → `ignoredStale`; final `content` (nil keeps the current) over the size limit → `rejectedTooLarge`.
     /// Otherwise `endedAt = now` and `dismissAt` follows `dismissalPolicy` (see
     /// `DismissalPolicy.dismissAt`); when that is `now` the activity is `dismissed` at once.
     /// A held update is always dropped: if older than the end its data is superseded by the final
@@ -81,7 +82,7 @@ extension LiveActivity {
         if let timestamp, !timestamp.isFinite { return .rejectedInvalid(field: "timestamp") }
         if case .after(let date) = dismissalPolicy, !date.isFinite { return .rejectedInvalid(field: "dismissalDate") }
         let timestamp = timestamp ?? now
-        if timestamp < lastTimestamp { return .ignoredStale(last: lastTimestamp) }
+        if WholeSeconds.isEarlier(timestamp, than: lastTimestamp) { return .ignoredStale(last: lastTimestamp) }
         if let content {
             let bytes = dataBytes(contentState: content)
             if bytes > rules.maxActivityDataBytes {
@@ -107,7 +108,7 @@ extension LiveActivity {
         lastTimestamp = timestamp
         state = staleDate.map { $0 <= now } == true ? .stale : .active
         counters.applied += 1
-        if let pending = pendingUpdate, pending.timestamp <= timestamp { dropPending() }
+        if let pending = pendingUpdate, !WholeSeconds.isEarlier(timestamp, than: pending.timestamp) { dropPending() }
     }
 
     /// Drops the held update, if any, counting it.
@@ -126,7 +127,7 @@ extension LiveActivity {
             counters.deferred += 1
             return .deferred(until: releaseAt, reason: reason)
         }
-        if timestamp < pending.timestamp {
+        if WholeSeconds.isEarlier(timestamp, than: pending.timestamp) {
             counters.ignoredStale += 1
             return .ignoredStale(last: pending.timestamp)
         }

@@ -120,7 +120,7 @@ extension Alarm {
             }
             alarm.enterCountdown(total: preAlert, elapsed: 0, start: now, fire: now + preAlert)
         case .fixed(let date)?:
-            guard date >= now else {
+            guard !WholeSeconds.isEarlier(date, than: now) else {
                 throw AlarmError.invalidField(path: "schedule.fixed", message: "is in the past (\(date) < now \(now))")
             }
             alarm.arm(alertAt: date, at: now)

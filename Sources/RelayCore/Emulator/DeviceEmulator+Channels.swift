@@ -77,7 +77,10 @@ extension DeviceEmulator {
             guard var activity = activities[id] else { continue }
             if applyBroadcast(stored, to: &activity, priority: push.priority.rawValue, at: now) { applied += 1 }
         }
-        hints.append("delivered to \(subscribers.count) subscribed activities; \(applied) showed it at once")
+        hints.append(
+            .text(
+                "delivered to \(subscribers.count) subscribed activities; \(applied) showed it at once"
+                    + (applied < subscribers.count ? Self.clockNote(context.clockOffset) : "")))
         return finish(consume record, result: .success(.broadcast), hints: hints, at: now)
     }
 

@@ -11,6 +11,10 @@ public struct PushContext: Sendable {
     /// JSON, null when there was none).
     public var payload: PushPayload
 
+    /// How far the relay's virtual clock is ahead of real time (negative: behind); nil on the
+    /// system clock. A push ignored as old says so, since a real backend's timestamps then look old.
+    public var clockOffset: UnixSeconds?
+
     public init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: PushPayload) {
         self.apnsId = apnsId
         self.uniqueId = uniqueId
@@ -61,7 +65,8 @@ extension DeviceEmulator {
         case .activity(let position):
             record.activityId = activities[position: position].id
             result = deliverToActivity(
-                at: position, token: entry, push: push, hints: &hints, deviceId: &deviceId, at: now)
+                at: position, token: entry, push: push, hints: &hints, deviceId: &deviceId,
+                clockOffset: context.clockOffset, at: now)
         case .pushToStart(let startDeviceId, let bundleId, let attributesType):
             result = deliverStart(
                 deviceId: startDeviceId, bundleId: bundleId, attributesType: attributesType, token: entry, push: push,
@@ -117,7 +122,7 @@ extension DeviceEmulator {
     /// activity's device.
     mutating func deliverToActivity(
         at position: Int, token: Dictionary<TokenKey, TokenEntry>.Index, push: LiveActivityPushRequest,
-        hints: inout [PushNote], deviceId: inout String?, at now: UnixSeconds
+        hints: inout [PushNote], deviceId: inout String?, clockOffset: UnixSeconds? = nil, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         let id = activities[position: position].id
         deviceId = activities[position: position].deviceId
@@ -161,8 +166,9 @@ extension DeviceEmulator {
                 return .success(.applied)
             case .ignoredStale(let last):
                 hints.append(
-                    "timestamp \(Self.text(payload.timestamp)) is older than the last applied update (\(Self.text(last)))"
-                )
+                    .text(
+                        "timestamp \(Self.text(payload.timestamp)) is older than the last applied update"
+                            + " (\(Self.text(last)))" + Self.clockNote(clockOffset)))
                 return .success(.ignored)
             case .rejectedEnded(let endedAt):
                 return .failure(
@@ -179,13 +185,14 @@ extension DeviceEmulator {
         let outcome = activities[position: position].update(
             push.update, source: .push(priority: push.priority.rawValue),
             frequentPushesEnabled: frequentPushes, rules: rules, at: now)
-        return pushOutcome(of: outcome, activity: saveActivity(at: position), hints: &hints, at: now)
+        return pushOutcome(
+            of: outcome, activity: saveActivity(at: position), hints: &hints, clockOffset: clockOffset, at: now)
     }
 
     /// Maps an update's outcome to the push outcome, recording `activity.updated` when it showed.
     mutating func pushOutcome(
         of outcome: ActivityUpdateOutcome, activity snapshot: ActivitySnapshot, hints: inout [PushNote],
-        at now: UnixSeconds
+        clockOffset: UnixSeconds? = nil, at now: UnixSeconds
     ) -> Result<PushOutcome, APNsError> {
         switch outcome {
         case .applied:
@@ -202,7 +209,10 @@ extension DeviceEmulator {
                     .tooManyRequests,
                     "update budget spent (strict mode); next update allowed at \(UTCDate.format(retryAt))"))
         case .ignoredStale(let last):
-            hints.append("timestamp is older than the last applied update (\(Self.text(last))); the device ignores it")
+            hints.append(
+                .text(
+                    "timestamp is older than the last applied update (\(Self.text(last))); the device ignores it"
+                        + Self.clockNote(clockOffset)))
             return .success(.ignored)
         case .rejectedEnded(let endedAt):
             return .failure(
@@ -307,5 +317,21 @@ extension DeviceEmulator {
     /// A time or number as the hints print it.
     static func text(_ value: Double?) -> String {
         value?.plainText ?? "none"
+    }
+
+    /// For a push ignored as old: nothing on the system clock; on a virtual clock, that it is
+    /// virtual and how far it is from real time, since a timestamp from a real clock lags it.
+    static func clockNote(_ offset: UnixSeconds?) -> String {
+        guard let offset else { return "" }
+        let side = offset >= 0 ? "ahead of" : "behind"
+        return "; the relay's clock is virtual, \(clockSpan(offset)) \(side) real time (a timestamp from a real"
+            + " clock is compared with it; GET /v1/clock shows it)"
+    }
+
+    /// `seconds` (its magnitude) as hours, minutes and seconds: `12h 0m 3s`.
+    public static func clockSpan(_ seconds: UnixSeconds) -> String {
+        guard seconds.isFinite else { return "\(seconds)s" }
+        let whole = Int(min(abs(seconds), 1e15).rounded())
+        return "\(whole / 3600)h \(whole % 3600 / 60)m \(whole % 60)s"
     }
 }

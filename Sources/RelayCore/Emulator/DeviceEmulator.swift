@@ -186,7 +186,7 @@ public struct DeviceEmulator: Sendable {
         if alarm.removedAt != nil {
             alarms[alarm.id] = nil
             deadlines.schedule(.alarm(alarm.id), at: nil)
-            effects.write(DocumentWrite(kind: .alarm, id: alarm.id, body: nil))
+            effects.write(.deletion(kind: .alarm, id: alarm.id))
             return
         }
         alarms[alarm.id] = alarm
@@ -205,10 +205,13 @@ public struct DeviceEmulator: Sendable {
 
     /// Stores `channel`, or deletes it with `deleted`.
     mutating func save(_ channel: EmulatedChannel, deleted: Bool = false) {
-        channels[channel.id] = deleted ? nil : channel
-        effects.write(
-            DocumentWrite(
-                kind: .channel, id: channel.id, bundleId: channel.bundleId, body: deleted ? nil : channel.json))
+        if deleted {
+            channels[channel.id] = nil
+            effects.write(.deletion(kind: .channel, id: channel.id))
+            return
+        }
+        channels[channel.id] = channel
+        effects.write(DocumentWrite(kind: .channel, id: channel.id, bundleId: channel.bundleId, body: channel.json))
     }
 
     /// Clamps a command's time so the emulator never goes back, and applies what fell due.

@@ -80,13 +80,21 @@ public struct DocumentWrite: Sendable, Hashable {
         }
     }
 
+    /// A write of `body`. No document is JSON `null` (`JSONValue` takes the `nil` literal as
+    /// `null`, so a `nil` meant as "delete" arrives here as one): a null body deletes the
+    /// document, as `deletion(kind:id:)` says outright.
     public init(
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
-        body: JSONValue?
+        body: JSONValue
     ) {
         self.init(
             kind: kind, id: id, deviceId: deviceId, bundleId: bundleId, state: state,
-            source: body.map(RecordedJSON.json))
+            source: body.isNull ? nil : .json(body))
+    }
+
+    /// The write that deletes document `id` of `kind`.
+    public static func deletion(kind: DocumentKind, id: String) -> DocumentWrite {
+        DocumentWrite(kind: kind, id: id, source: nil)
     }
 
     /// A write whose body is built from `source` when read.

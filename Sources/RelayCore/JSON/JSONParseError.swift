@@ -42,6 +42,28 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The message with its location, ready for a log line or an API error body.
     public var description: String { "\(message) at byte \(offset)" }
+
+    /// Where `offset` falls in `input` (the bytes that were parsed): 1-based line and column, the
+    /// column counted in characters (UTF-8 continuation bytes do not count).
+    public func location(in input: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        for byte in input.prefix(max(0, offset)) {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return (line, column)
+    }
+
+    /// The message at its line and column in `input`, for a file a person wrote.
+    public func description(in input: [UInt8]) -> String {
+        let (line, column) = location(in: input)
+        return "line \(line), column \(column): \(message)"
+    }
 }
 
 extension JSONParseError {

@@ -119,6 +119,9 @@ public struct ScenarioRunner {
             value, path: "devices", of: #"{"name", "apps"}"#, allowsEmpty: false)
         for (index, entry) in devices.enumerated() {
             let path = "devices[\(index)]"
+            if let members = entry.objectValue {
+                try Self.rejectUnknown(members, allowed: ["name", "apps"], path: path)
+            }
             let name = try Self.requiredText(entry["name"], path: "\(path).name")
             let device = emulator.createDevice(keyHash: "simulation", at: start)
             names[name] = .device(device.id)
@@ -143,6 +146,9 @@ public struct ScenarioRunner {
         guard let action = step["do"]?.stringValue else {
             throw ScenarioError(path: "\(path).do", message: "is required: the step's action")
         }
+        if let allowed = Self.stepMembers[action] {
+            try Self.rejectUnknown(step, allowed: allowed.union(["at", "do", "name"]), path: path)
+        }
         let values = ScenarioValues(start: start, now: time, named: namedValues())
         var body = step
         for key in ["at", "do", "name"] { body[key] = nil }
@@ -166,6 +172,43 @@ public struct ScenarioRunner {
                     + "createChannel, broadcast, scheduleAlarm, alarm, expect, advance, timeline)")
         }
         flush()
+    }
+
+    /// The members each action reads besides `at`, `do` and `name`; any other is an error, since a
+    /// misspelt member (`header` for `headers`) would otherwise change the result unseen.
+    static let stepMembers: [String: Set<String>] = [
+        "start": [
+            "device", "deviceId", "bundleId", "attributesType", "attributes", "contentState", "staleDate",
+            "relevanceScore", "pushType", "timestamp",
+        ],
+        "update": ["activity", "contentState", "staleDate", "relevanceScore", "alert", "timestamp"],
+        "end": ["activity", "contentState", "dismissalPolicy", "timestamp"],
+        "settings": ["device", "bundleId", "settings"],
+        "pushToStartToken": ["device", "bundleId", "attributesType"],
+        "push": ["to", "token", "headers", "payload", "rawPayload"],
+        "createChannel": ["bundleId", "storagePolicy"],
+        "broadcast": ["channel", "headers", "payload", "rawPayload"],
+        "scheduleAlarm": [
+            "device", "bundleId", "id", "schedule", "timeZone", "countdownDuration", "presentation", "metadata",
+            "tintColor", "sound",
+        ],
+        "alarm": ["alarm", "operation"],
+        "expect": Set(activityChecks + alarmChecks + resultChecks + ["activity", "alarm"]),
+        "advance": [],
+        "timeline": ["device", "family", "until", "expect"],
+    ]
+    /// What an expectation can check of an activity, of an alarm, and of the last result.
+    static let activityChecks = ["state", "contentState", "staleDate", "dismissAt", "endedAt", "relevanceScore"]
+    static let alarmChecks = ["state", "mode", "nextAlertAt"]
+    static let resultChecks = ["status", "outcome", "reason"]
+
+    /// Throws for the first member of `object` (in key order) not in `allowed`, naming its JSON path.
+    static func rejectUnknown(_ object: JSONObject, allowed: Set<String>, path: String) throws(ScenarioError) {
+        if let unknown = object.keys.sorted().first(where: { !allowed.contains($0) }) {
+            throw ScenarioError(
+                path: path.isEmpty ? unknown : "\(path).\(unknown)",
+                message: "is not a known member here (\(allowed.sorted().joined(separator: ", ")))")
+        }
     }
 
     private mutating func startActivity(
@@ -434,7 +477,9 @@ public struct ScenarioRunner {
         if let label = body["activity"]?.stringValue {
             subject = label
             let activity = emulator.activities[try activityID(label, path: "\(path).activity")]
-            for key in ["state", "contentState", "staleDate", "dismissAt", "endedAt", "relevanceScore"] {
+            try Self.rejectUnknown(
+                body, allowed: Set(Self.activityChecks + Self.resultChecks + ["activity"]), path: path)
+            for key in Self.activityChecks {
                 if let wanted = body[key] {
                     checks.append((key, activity?.json[key], try values.resolve(wanted, path: "\(path).\(key)")))
                 }
@@ -444,6 +489,7 @@ public struct ScenarioRunner {
             guard case .alarm(let id)? = names[label] else {
                 throw ScenarioError(path: "\(path).alarm", message: "'\(label)' is not an alarm name")
             }
+            try Self.rejectUnknown(body, allowed: Set(Self.alarmChecks + Self.resultChecks + ["alarm"]), path: path)
             let alarm = emulator.alarms[id]
             if let wanted = body["state"] {
                 checks.append(("state", .string(alarm?.state.rawValue ?? "removed"), wanted))
@@ -458,6 +504,9 @@ public struct ScenarioRunner {
                         try values.resolve(wanted, path: "\(path).nextAlertAt")
                     ))
             }
+        }
+        if body["activity"] == nil && body["alarm"] == nil {
+            try Self.rejectUnknown(body, allowed: Set(Self.resultChecks), path: path)
         }
         for (key, actual) in [
             ("status", JSONValue.int(Int64(lastStatus))), ("outcome", .optional(lastOutcome.map(JSONValue.string))),

@@ -18,7 +18,7 @@ extension AppCall {
     /// when it is JSON but not an object. The content type is not looked at.
     func jsonObject(_ need: BodyNeed, _ ids: LogIDs = LogIDs()) -> JSONObject? {
         if bodyTooLarge {
-            fail(.tooLarge("the request body is larger than the relay accepts (http.maxBodyBytes)"), ids)
+            fail(.tooLarge(TransportError.bodyTooLargeMessage), ids)
             return nil
         }
         let body = request.body

@@ -41,6 +41,12 @@ public struct ProviderKeyring: Sendable {
     /// `DEVTEAM000`, key `DEVKEY0000`, any bundle ID). A key file that cannot be read or is not
     /// a P-256 key is an error naming the config entry and the file.
     public init(configuration: RelayConfiguration, developmentKey: P256PrivateKey) throws(ConfigurationError) {
+        try self.init(configured: try Self.configuredKeys(configuration), developmentKey: developmentKey)
+    }
+
+    /// The keys `configuration` names, read from their files: `serve` reads them before it
+    /// prepares the data directory, so a config that fails here leaves no new directory behind.
+    public static func configuredKeys(_ configuration: RelayConfiguration) throws(ConfigurationError) -> [Key] {
         var loaded: [Key] = []
         let subject = configuration.configFile ?? "providerKeys"
         for entry in configuration.providerKeys {
@@ -48,6 +54,12 @@ public struct ProviderKeyring: Sendable {
             loaded.append(
                 Key(teamID: entry.teamID, keyID: entry.keyID, publicKey: publicKey, bundleIDs: entry.bundleIDs))
         }
+        return loaded
+    }
+
+    /// The `configured` keys plus the development key.
+    public init(configured: [Key], developmentKey: P256PrivateKey) throws(ConfigurationError) {
+        var loaded = configured
         do {
             loaded.append(
                 Key(

@@ -61,9 +61,17 @@ public struct DataDirectory: Sendable {
     public static func prepare(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
         var preparer = Preparer(directory: configuration.dataDirectory)
         try preparer.directory()
-        try preparer.tls(configuration)
-        let adminKey = try preparer.adminKey()
-        let devKey = try preparer.devProviderKey()
+        let adminKey: AdminKey
+        let devKey: P256PrivateKey
+        do {
+            try preparer.tls(configuration)
+            adminKey = try preparer.adminKey()
+            devKey = try preparer.devProviderKey()
+        } catch {
+            // A directory this call created is left as it found it: not there.
+            if preparer.createdDirectory { removeCreated(configuration.dataDirectory) }
+            throw error
+        }
         let databasePath = preparer.path(databaseFileName)
         let databaseStatus: DataFile.Status = try FileSystem.statusOrNil(databasePath) == nil ? .new : .reused
         preparer.files.append(DataFile(role: .database, path: databasePath, status: databaseStatus, isSecret: false))
@@ -72,6 +80,44 @@ public struct DataDirectory: Sendable {
             listen: configuration.listen, certificatePath: configuration.certificatePath,
             privateKeyPath: configuration.privateKeyPath, databasePath: databasePath, adminKey: adminKey,
             devProviderKey: devKey, files: preparer.files, warnings: preparer.warnings)
+    }
+
+    /// Removes the directory when this start created it (a start that failed), with the files a
+    /// start writes there; anything else in it keeps it.
+    public func removeIfCreated() {
+        if createdDirectory { Self.removeCreated(path) }
+    }
+
+    /// Unlinks the files a start writes in `directory` (the database with its journal files
+    /// too), then the directory, which stays if anything else is in it.
+    static func removeCreated(_ directory: String) {
+        let names = [
+            certificateFileName, privateKeyFileName, adminKeyFileName, devProviderKeyFileName, databaseFileName,
+            databaseFileName + "-wal", databaseFileName + "-shm", databaseFileName + "-journal",
+        ]
+        for name in names { _ = unlink(directory + "/" + name) }
+        _ = rmdir(directory)
+    }
+
+    /// The data directory `serve` prepared, for `token`: one without a development key is an
+    /// error (a new key would sign tokens no running relay accepts); otherwise as `prepare`.
+    public static func existing(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
+        let directory = configuration.dataDirectory
+        let found: FileSystem.Status?
+        let key: FileSystem.Status?
+        do {
+            found = try FileSystem.status(directory)
+            key = found?.isDirectory == true ? try FileSystem.status(directory + "/" + devProviderKeyFileName) : nil
+        } catch {
+            throw DataDirectoryError(directory, error.description)
+        }
+        if found == nil || (found?.isDirectory == true && key == nil) {
+            throw DataDirectoryError(
+                directory,
+                "has no development key (\(devProviderKeyFileName)); run `activity-relay serve --data DIR` once to"
+                    + " create it")
+        }
+        return try prepare(configuration)
     }
 
     /// A provider token for the development key, issued at `issuedAt` (Unix seconds, real time),

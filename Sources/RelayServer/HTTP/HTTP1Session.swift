@@ -71,8 +71,11 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
             armTimer()
         case .error(let error):
             cancelTimer()
-            let response = TransportError.response(
-                status: error.status, code: "badRequest", message: error.reason.rawValue)
+            // An over-limit body is answered as HTTP/2's routes answer it.
+            let response =
+                error.reason == .bodyTooLarge
+                ? TransportError.response(status: 413, code: "tooLarge", message: TransportError.bodyTooLargeMessage)
+                : TransportError.response(status: error.status, code: "badRequest", message: error.reason.rawValue)
             connection.write(HTTP1ResponseWriter.response(response, keepAlive: false))
             connection.closeAfterFlush()
             RelayLog.info(

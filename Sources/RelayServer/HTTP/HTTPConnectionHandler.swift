@@ -109,6 +109,9 @@ protocol HTTPSession: AnyObject {
 
 /// Error bodies the transport answers with itself (before any route saw the request).
 enum TransportError {
+    /// What an over-limit body is answered, `413 tooLarge`, on every route and HTTP version.
+    static let bodyTooLargeMessage = "the request body is larger than the relay accepts (http.maxBodyBytes)"
+
     /// `{"error": code, "message": message}` with `status`.
     static func response(status: Int, code: String, message: String) -> HTTPResponse {
         let body: JSONValue = ["error": .string(code), "message": .string(message)]

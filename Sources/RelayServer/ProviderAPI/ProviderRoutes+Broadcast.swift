@@ -32,11 +32,13 @@ extension ProviderRoutes {
             }
         ).mapError { Self.sizeAware($0, request: request, limit: limit) }
 
-        let pushContext = PushContext(
+        var logged = PushContext(
             apnsId: requestID, uniqueId: Self.newID(),
             headers: ProviderRequestRecord.headers(
                 http.headers, token: token, redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: ProviderRequestRecord.payload(http.body, parsed: parsed, discarded: request.bodyTooLarge))
+        logged.clockOffset = service.clock.virtualOffset
+        let pushContext = logged
         let channelID = headers["apns-channel-id"].map { String($0.prefix(BroadcastChannelID.maxLength)) }
         let bundleID = try? BroadcastPushRequest.checkRoute(method: "POST", path: http.path).get()
         let streamID = request.streamID

@@ -21,13 +21,15 @@ extension ProviderRoutes {
             } else {
                 .value(ProviderRequestRecord.payload(http.body, parsed: nil, discarded: request.bodyTooLarge))
             }
-        let pushContext = PushContext(
+        var logged = PushContext(
             apnsId: apnsID, uniqueId: Self.newID(),
             headers: ProviderRequestRecord.headers(
                 headers, http: http.headers, token: token,
                 redactedAuthorization: request.context.redactedAuthorization(token)),
             payload: payload)
         // What a refusal is filed under; an accepted push has its activity for both.
+        logged.clockOffset = service.clock.virtualOffset
+        let pushContext = logged
         let refusal: (token: String?, bundleID: String?)? =
             if case .failure = validated {
                 (Self.deviceTokenText(path: http.path), Self.bundleID(topic: headers["apns-topic"]))

@@ -45,7 +45,7 @@ public struct PushLogRoutes: RouteGroup {
         do {
             query = try PushLogQuery(http)
         } catch {
-            respond(.full(JSONResponse.error(400, "invalid", error.message)))
+            respond(.full(JSONResponse.error(400, "invalidRequest", error.message)))
             return
         }
         do {

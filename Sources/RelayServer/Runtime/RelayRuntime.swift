@@ -71,9 +71,16 @@ public final class RelayRuntime: Sendable {
     public static func start(_ options: Options, ids: any IdentifierGenerator = SecureIdentifiers()) throws
         -> RelayRuntime
     {
-        let service = try RelayService.open(
-            path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
-            retention: options.retention, durability: options.durability)
+        let service: RelayService
+        do {
+            service = try RelayService.open(
+                path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
+                retention: options.retention, durability: options.durability)
+        } catch let error as RelayStartError {
+            throw error
+        } catch {
+            throw RelayStartError.store(path: options.databasePath, message: "\(error)")
+        }
         let group = try EventLoopGroup(threads: max(1, options.threads))
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
@@ -111,7 +118,7 @@ public final class RelayRuntime: Sendable {
             _ = server.waitUntilClosed(timeout: 1)
             group.shutdown()
             service.store.close()
-            throw error
+            throw RelayStartError.listen(host: options.host, port: options.port, message: "\(error)")
         }
         let runtime = RelayRuntime(service: service, group: group, server: server, port: port, health: health)
         runtime.startTicker(every: options.tickInterval)

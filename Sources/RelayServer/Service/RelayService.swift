@@ -80,6 +80,21 @@ public final class RelayService: Sendable {
         let clock: RelayTimeSource
         switch clockMode {
         case .system:
+            // State kept on a virtual clock ahead of real time would see time go backwards: every
+            // real timestamp would look old and due transitions would wait for the real clock.
+            if let bytes = try reader.meta(MetaKey.virtualClock), let stored = try? JSONValue(parsing: bytes),
+                let anchor = stored["virtualAnchor"]?.doubleValue, let rate = stored["rate"]?.doubleValue
+            {
+                let shown = anchor + max(0, realNow - (stored["realAnchor"]?.doubleValue ?? realNow)) * rate
+                if shown > realNow + 1 {
+                    store.close()
+                    throw RelayStartError.store(
+                        path: path,
+                        message: "its virtual clock stands \(DeviceEmulator.clockSpan(shown - realNow)) ahead of the"
+                            + " system clock, which would run time backwards; start it with --clock virtual, or use"
+                            + " a new data directory")
+                }
+            }
             clock = RelayTimeSource()
         case .virtual:
             var state = VirtualClock(showing: firstStart, atReal: realNow)
@@ -94,17 +109,42 @@ public final class RelayService: Sendable {
             clock = RelayTimeSource(virtual: state)
         }
         var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        var keys: [String] = []
         for kind in DocumentKind.allCases {
             for stored in try reader.documents(kind: kind.rawValue) {
-                documents.append((kind, try JSONValue(parsing: stored.body)))
+                let key = "(kind \(kind.rawValue), id \(stored.id))"
+                let body: JSONValue
+                do {
+                    body = try JSONValue(parsing: stored.body)
+                } catch {
+                    store.close()
+                    throw RelayStartError.unreadableRow(path: path, table: "documents", key: key, message: "\(error)")
+                }
+                // A document is never null; a null row is one deleted, and restores as nothing.
+                if body.isNull { continue }
+                documents.append((kind, body))
+                keys.append(key)
             }
         }
         var nextSeq = UInt64(max(0, try reader.latestEventSeq() ?? 0)) + 1
         if let bytes = try reader.meta(MetaKey.nextSeq), let stored = try? JSONValue(parsing: bytes).int64Value {
             nextSeq = max(nextSeq, UInt64(max(0, stored)))
         }
-        let emulator = try DeviceEmulator.restore(
-            rules: rules, ids: ids, now: clock.now(), nextSeq: nextSeq, documents: documents)
+        let emulator: DeviceEmulator
+        do {
+            emulator = try DeviceEmulator.restore(
+                rules: rules, ids: ids, now: clock.now(), nextSeq: nextSeq, documents: documents)
+        } catch {
+            // Only on failure: find the first row that cannot be restored on its own, to name it.
+            let culprit = documents.indices.first { index in
+                (try? DeviceEmulator.restore(
+                    rules: rules, ids: ids, now: clock.now(), nextSeq: nextSeq, documents: [documents[index]])) == nil
+            }
+            store.close()
+            throw RelayStartError.unreadableRow(
+                path: path, table: "documents", key: culprit.map { keys[$0] } ?? "(unknown)",
+                message: "\(error)")
+        }
         let service = RelayService(
             emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention)
         if clockMode == .virtual { try service.persistClock() }

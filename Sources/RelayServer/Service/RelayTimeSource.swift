@@ -37,6 +37,13 @@ public final class RelayTimeSource: RelayClock, Sendable {
     /// The real time, whatever the mode (provider-token ages and churn follow it).
     public func realNow() -> UnixSeconds { real.now() }
 
+    /// How far a virtual clock is ahead of real time (negative: behind); nil on the system clock.
+    public var virtualOffset: UnixSeconds? {
+        guard mode == .virtual else { return nil }
+        let real = real.now()
+        return virtualClock.withLock { $0.now(real: real) } - real
+    }
+
     /// Seconds of relay time per real second.
     public var rate: Double {
         switch mode {

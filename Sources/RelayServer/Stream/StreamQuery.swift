@@ -20,10 +20,23 @@ struct StreamQuery: Sendable, Equatable {
     /// Longest identifier accepted in a filter.
     static let maxIdentifierBytes = 256
 
-    /// Parses the query and headers of `request`; unknown parameters are ignored, empty ones are
-    /// absent. `types` must name types from `RelayEventType.all`.
+    /// The query parameters `/v1/stream` takes.
+    static let parameters = [
+        "deviceId", "bundleId", "activityId", "alarmId", "types", "lastEventId", "snapshot", "ticket",
+    ]
+
+    /// Parses the query and headers of `request`; an unknown parameter is a `400` (a misspelt
+    /// filter would otherwise widen the stream unseen), empty ones are absent. `types` must name
+    /// types from `RelayEventType.all`.
     static func parse(_ request: HTTPRequest) -> Result<StreamQuery, StreamError> {
         var query = StreamQuery()
+        if let unknown = request.queryItems.first(where: { !parameters.contains($0.name) })?.name {
+            return .failure(
+                StreamError(
+                    400, "invalidRequest",
+                    "unknown parameter \(quoted(String(unknown.prefix(64)))); the stream takes "
+                        + parameters.joined(separator: ", ")))
+        }
         for (name, value) in request.queryItems where !value.isEmpty {
             switch name {
             case "deviceId", "bundleId", "activityId", "alarmId":

@@ -139,7 +139,7 @@ public struct StreamRoutes: RouteGroup {
         case .authenticated(let caller): principal = caller
         }
         guard !request.bodyTooLarge else {
-            return .full(StreamError(413, "tooLarge", "the request body is too large").response)
+            return .full(StreamError(413, "tooLarge", TransportError.bodyTooLargeMessage).response)
         }
         var filter: EventFilter
         switch Self.ticketFilter(request.request.body) {

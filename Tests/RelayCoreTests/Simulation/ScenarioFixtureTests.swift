@@ -74,12 +74,48 @@ final class ScenarioErrorTests: XCTestCase {
             (["devices": device, "rules": ["activeLifetime": "long"], "steps": []], "rules.activeLifetime"),
             (["devices": device, "steps": [], "bogus": 1], "bogus"),
             (
-                ["devices": device, "steps": [["at": 0, "do": "start", "device": "phone", "x": "$nothing.id"]]],
-                "steps[0].x"
+                [
+                    "devices": device,
+                    "steps": [["at": 0, "do": "start", "device": "phone", "attributes": "$nothing.id"]],
+                ],
+                "steps[0].attributes"
             ),
         ]
         for (scenario, path) in cases {
             XCTAssertEqual(error(scenario)?.path, path, scenario.jsonString)
+        }
+    }
+
+    /// A misspelt or unknown member anywhere is refused with its JSON path, not run.
+    func testUnknownMembersAreRefusedWithTheirPath() {
+        let start: JSONValue = [
+            "at": 0, "do": "start", "name": "a", "device": "phone", "bundleId": "com.example.app",
+            "attributesType": "A", "attributes": [:], "contentState": [:], "pushType": "token",
+        ]
+        let cases: [(JSONValue, String)] = [
+            (
+                [
+                    "devices": device,
+                    "steps": [
+                        start,
+                        ["at": 1, "do": "push", "to": "a", "payload": ["aps": [:]], "header": ["apns-priority": "5"]],
+                    ],
+                ], "steps[1].header"
+            ),
+            (
+                ["devices": device, "steps": [start, ["at": 1, "do": "expect", "activity": "a", "stat": "active"]]],
+                "steps[1].stat"
+            ),
+            (["devices": device, "steps": [["at": 1, "do": "expect", "staus": 200]]], "steps[0].staus"),
+            (["devices": device, "steps": [["at": 1, "do": "expect", "state": "active"]]], "steps[0].state"),
+            (["devices": device, "steps": [["at": 1, "do": "advance", "by": 5]]], "steps[0].by"),
+            (["devices": [["name": "phone", "app": [:]]], "steps": []], "devices[0].app"),
+        ]
+        for (scenario, path) in cases {
+            let found = error(scenario)
+            XCTAssertEqual(found?.path, path, scenario.jsonString)
+            XCTAssertTrue(
+                found?.message.hasPrefix("is not a known member here") == true, "\(String(describing: found))")
         }
     }
 

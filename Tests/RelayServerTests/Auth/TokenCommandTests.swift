@@ -41,7 +41,30 @@ final class TokenCommandTests: XCTestCase {
         )
     }
 
+    /// Prepares `name` (relative to the scratch directory) as `serve` does on its first start.
+    private func prepare(_ name: String) throws {
+        var configuration = RelayConfiguration(workingDirectory: scratch.path)
+        configuration.dataDirectory = scratch.file(name)
+        _ = try DataDirectory.prepare(configuration)
+    }
+
+    func testADirectoryWithoutAKeyIsAnErrorAndNothingIsCreated() throws {
+        for arguments in [["token", "--data", "fresh"], ["token"]] {
+            let result = try run(arguments)
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertEqual(result.stdout, "")
+            XCTAssertTrue(result.stderr.contains("has no development key (dev-provider-key.p8)"), result.stderr)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.file("fresh")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.file(".relay")))
+        try FileManager.default.createDirectory(atPath: scratch.file("empty"), withIntermediateDirectories: false)
+        try scratch.chmod(scratch.file("empty"), 0o700)
+        XCTAssertEqual(try run(["token", "--data", "empty"]).status, 2)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: scratch.file("empty/dev-provider-key.p8")))
+    }
+
     func testTokenPrintsOneFreshJWTThatVerifiesAgainstTheP8() throws {
+        try prepare("relay-data")
         let before = Date().timeIntervalSince1970.rounded(.down)
         let result = try run(["token", "--data", "relay-data"])
         let after = Date().timeIntervalSince1970
@@ -74,6 +97,7 @@ final class TokenCommandTests: XCTestCase {
     }
 
     func testTokenDefaultsToDotRelay() throws {
+        try prepare(".relay")
         let result = try run(["token"])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: scratch.file(".relay/dev-provider-key.p8")))
@@ -102,6 +126,8 @@ final class TokenCommandTests: XCTestCase {
 
     func testLooseDirectoryPermissionsWarnOnStderrButStillPrintTheToken() throws {
         try FileManager.default.createDirectory(atPath: scratch.file("open"), withIntermediateDirectories: false)
+        try scratch.chmod(scratch.file("open"), 0o700)
+        try prepare("open")
         try scratch.chmod(scratch.file("open"), 0o755)
         let result = try run(["token", "--data", "open"])
         XCTAssertEqual(result.status, 0, result.stderr)

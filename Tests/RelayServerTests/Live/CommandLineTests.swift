@@ -1,4 +1,5 @@
 import Foundation
+import RelayServer
 import RelayTestKit
 import XCTest
 
@@ -120,6 +121,41 @@ final class CommandLineTests: XCTestCase {
         let top = try ChildProcess.run([RelayBinary.path, "--help"])
         XCTAssertEqual(top.status, 0)
         XCTAssertTrue(top.stdout.contains("simulate SCENARIO.json"), top.stdout)
+        // watch's help explains every option, not only its usage line.
+        let watch = try ChildProcess.run([RelayBinary.path, "watch", "--help"])
+        for flag in ["--url URL", "--data DIR", "--key KEY", "--device ID", "--cacert PATH", "--once"] {
+            XCTAssertTrue(watch.stdout.contains("\n  " + flag + " "), "\(flag): \(watch.stdout)")
+        }
+        XCTAssertTrue(top.stdout.contains("--version"), top.stdout)
+    }
+
+    func testVersionPrintsTheReleaseAndStoreSchema() throws {
+        let outcome = try ChildProcess.run([RelayBinary.path, "--version"])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertEqual(
+            outcome.stdout, "activity-relay \(RelayVersion.current) (store schema \(RelayVersion.storeSchema))\n")
+    }
+
+    /// A config that fails to load (a provider key or TLS file it names is missing) is refused
+    /// before a new data directory is made, or the one made is removed.
+    func testAConfigThatFailsToLoadLeavesNoNewDataDirectory() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cfg-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let configs = [
+            #"{"providerKeys": [{"teamId": "ABCDE12345", "keyId": "KEY1234567", "p8Path": "missing.p8", "bundleIds": ["*"]}]}"#,
+            #"{"tls": {"certificate": "missing-cert.pem", "key": "missing-key.pem"}}"#,
+        ]
+        for (index, config) in configs.enumerated() {
+            let file = scratch + "/relay-\(index).json"
+            try config.write(toFile: file, atomically: true, encoding: .utf8)
+            let data = scratch + "/data-\(index)"
+            let outcome = try ChildProcess.run(
+                [RelayBinary.path, "serve", "--config", file, "--data", data, "--listen", "127.0.0.1:0"], timeout: 30)
+            XCTAssertEqual(outcome.status, 2, outcome.stderr)
+            XCTAssertTrue(outcome.stderr.contains("missing"), outcome.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: data), "\(config) left \(data)")
+        }
     }
 
     func testSimulatePrintsATimelineAndExitsZero() throws {
@@ -142,5 +178,9 @@ final class CommandLineTests: XCTestCase {
         XCTAssertTrue(outcome.stderr.contains("steps[0].at"), outcome.stderr)
         let notJSON = try ChildProcess.run([RelayBinary.path, "simulate", "/dev/null"])
         XCTAssertEqual(notJSON.status, 2)
+        try Data("{\n  \"devices\": [{\"name\": \"phone\"}],\n  \"steps\": [,]\n}\n".utf8).write(to: file)
+        let syntax = try ChildProcess.run([RelayBinary.path, "simulate", file.path])
+        XCTAssertEqual(syntax.status, 2)
+        XCTAssertTrue(syntax.stderr.contains("is not valid JSON: line 3, column 13: "), syntax.stderr)
     }
 }

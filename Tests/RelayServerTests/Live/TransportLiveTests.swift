@@ -69,6 +69,39 @@ final class TransportLiveTests: XCTestCase {
         XCTAssertTrue(outcome.stdout.hasSuffix(" 413"), outcome.stdout)
     }
 
+    /// The same oversized body to the app API is the same answer over either HTTP version (curl
+    /// over HTTP/1.1; Python `h2` over HTTP/2, which reads the answer before the RST_STREAM(NO_ERROR)
+    /// that stops the rest of the body, where curl may report a failed upload).
+    func testOversizedBodyIsTheSameAnswerOverHTTP1AndHTTP2() throws {
+        let provider = try ProviderRelay()
+        defer { provider.stop() }
+        let body = "{\"x\":\"" + String(repeating: "a", count: 70_000) + "\"}"
+        let admin = provider.data.adminKey.secret
+        let http1 = try provider.relay.curl(
+            [
+                "--http1.1", "-w", "\n%{http_code}", "-H", "authorization: Bearer \(admin)", "-H",
+                "content-type: application/json", "--data-binary", body, "\(provider.relay.base)/v1/devices",
+            ])
+        XCTAssertEqual(http1.status, 0, http1.stderr)
+        let lines = http1.stdout.split(separator: "\n").map(String.init)
+        let http2 = try XCTUnwrap(
+            try provider.h2([
+                [
+                    "requests": [
+                        H2Request(
+                            path: "/v1/devices",
+                            headers: [("authorization", "Bearer \(admin)"), ("content-type", "application/json")],
+                            body: body
+                        ).json
+                    ]
+                ]
+            ]).first?.answers.first)
+        XCTAssertEqual(lines.last, "413")
+        XCTAssertEqual(http2.status, 413)
+        XCTAssertEqual(lines.first, http2.body)
+        XCTAssertTrue(http2.body.contains("\"error\":\"tooLarge\""), http2.body)
+    }
+
     /// A client still sending a refused body must read the answer, not a reset: after the `413` the
     /// relay keeps reading and dropping the rest for `lingerSeconds` (1 s here), then lets go.
     func testARefusedBodyCanBeSentOnAfterTheAnswerUntilTheRelayLetsGo() throws {

@@ -54,6 +54,43 @@ final class AioapnsLiveTests: XCTestCase {
         return ["aps": aps]
     }
 
+    /// The README's aioapns example, as printed (only the port changed), run against a fresh
+    /// activity at once: the push stamped with the current second is answered 200 and applied.
+    func testTheReadmeExampleWorksAsWritten() throws {
+        provider = try ProviderRelay()
+        let device = try provider.makeDevice()
+        let activity = try provider.startActivity(deviceId: device.id)
+        let token = try XCTUnwrap(activity.token)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try XCTUnwrap(readme.range(of: "<!-- aioapns:start -->\n  ```python\n"))
+        let end = try XCTUnwrap(readme.range(of: "  ```\n  <!-- aioapns:end -->"))
+        let script = readme[start.upperBound..<end.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("  ") ? String($0.dropFirst(2)) : String($0) }.joined(separator: "\n")
+            .replacingOccurrences(of: "APNS_PORT = 8443", with: "APNS_PORT = \(provider.port)")
+        XCTAssertTrue(script.contains("APNS_PORT = \(provider.port)"))
+
+        let workspace = URL(fileURLWithPath: provider.data.path).deletingLastPathComponent()
+            .appendingPathComponent("aioapns-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: workspace, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: workspace) }
+        try FileManager.default.createSymbolicLink(
+            atPath: workspace.appendingPathComponent(".relay").path, withDestinationPath: provider.data.path)
+        let file = workspace.appendingPathComponent("example.py")
+        try script.write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try ChildProcess.run(
+            ["bash", "-c", "cd '\(workspace.path)' && python3 example.py"], timeout: 60,
+            environment: [
+                "ACTIVITY_PUSH_TOKEN": token, "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            ])
+        XCTAssertEqual(outcome.status, 0, outcome.stderr)
+        XCTAssertEqual(outcome.stdout, "200 None\n", outcome.stderr)
+        let logged = try XCTUnwrap(try provider.pushLog("token=\(token)").first)
+        XCTAssertEqual(logged["outcome"] as? String, "applied", "\(logged)")
+        XCTAssertEqual(try provider.activity(activity.id)["contentState"]?["status"], "on its way")
+    }
+
     /// The push log entry of `apnsID`.
     private func logged(_ apnsID: String) throws -> [String: Any] {
         try XCTUnwrap(try provider.pushLog("apnsId=\(apnsID)").first, "no push log entry for \(apnsID)")

@@ -152,7 +152,7 @@ final class PushLogLiveTests: XCTestCase {
         for query in ["limit=0", "limit=1001", "limit=x", "before=-1", "apns-id=x"] {
             let (status, body) = try get(query, key: admin)
             XCTAssertEqual(status, 400, query)
-            XCTAssertEqual(body["error"] as? String, "invalid", query)
+            XCTAssertEqual(body["error"] as? String, "invalidRequest", query)
         }
         let post = try provider.relay.curl([
             "--http2", "-w", "\n%{http_code}", "-X", "POST", "-H", "authorization: bearer \(admin)",

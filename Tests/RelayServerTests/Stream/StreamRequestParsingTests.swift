@@ -10,7 +10,7 @@ final class StreamRequestParsingTests: XCTestCase {
         let cases: [(query: String, header: String?, expected: StreamQuery?)] = [
             ("", nil, StreamQuery()),
             (
-                "deviceId=d1&bundleId=com.a&activityId=a1&alarmId=x1&cacheBust=3", nil,
+                "deviceId=d1&bundleId=com.a&activityId=a1&alarmId=x1", nil,
                 StreamQuery(filter: EventFilter(deviceId: "d1", bundleId: "com.a", activityId: "a1", alarmId: "x1"))
             ),
             (
@@ -29,6 +29,9 @@ final class StreamRequestParsingTests: XCTestCase {
             ("lastEventId=99999999999999999999", nil, nil),
             ("", "abc", nil),
             ("deviceId=" + String(repeating: "d", count: 300), nil, nil),
+            ("deviceId=d1&cacheBust=3", nil, nil),
+            ("deviceid=d1", nil, nil),
+            ("unknown=", nil, nil),
         ]
         for item in cases {
             var headers = HTTPHeaders()

@@ -58,8 +58,18 @@ public enum WatchCards {
         if state == "scheduled", let next = alarm["nextAlertAt"]?.doubleValue {
             line += " (in \(duration(next - now)))"
         }
-        if let title = alarm["presentation"]?["alert"]?["title"]?.stringValue { line += "  \"" + cut(title, 30) + "\"" }
+        if let title = presentedTitle(alarm) { line += "  \"" + cut(title, 30) + "\"" }
         return line
+    }
+
+    /// The title iOS shows for the alarm's mode: the countdown or paused presentation's while it
+    /// counts down or is paused (the alert's when that presentation has none), else the alert's.
+    static func presentedTitle(_ alarm: JSONValue) -> String? {
+        let presentation = alarm["presentation"]
+        let alert = presentation?["alert"]?["title"]?.stringValue
+        guard let mode = alarm["presentationState"]?["mode"]?.stringValue, mode == "countdown" || mode == "paused"
+        else { return alert }
+        return presentation?[mode]?["title"]?.stringValue ?? alert
     }
 
     /// `ends in 7h 59m 12s` while it runs (its lifetime, or the system end), `dismissed in ...`
