@@ -16,6 +16,7 @@ enum ServeCommand {
             Terminal.fail(error.description)
         }
         RelayLog.setLevel(RelayLog.Level(name: configuration.logLevel.rawValue) ?? .info)
+        RelayLog.setFormat(configuration.logFormat)
         // The configured keys are read first: a config that fails to load leaves no new data directory.
         let configuredKeys: [ProviderKeyring.Key]
         do {
@@ -77,6 +78,7 @@ enum ServeCommand {
         options.retention = RelayService.Retention(
             events: configuration.retention.events, pushes: configuration.retention.pushes)
         options.durability = configuration.durability.storeDurability
+        options.metricsListen = configuration.metricsListen.map { ($0.host, $0.port) }
         let runtime: RelayRuntime
         do {
             runtime = try RelayRuntime.start(options)
@@ -93,6 +95,9 @@ enum ServeCommand {
             ])
         if let healthListen = configuration.healthListen, let port = runtime.healthPort {
             RelayLog.info("relay.health.listening", ["address": "\(healthListen.host):\(port)"])
+        }
+        if let metricsPort = runtime.metricsPort, let listen = configuration.metricsListen {
+            RelayLog.info("relay.metrics.listening", ["address": "\(listen.host):\(metricsPort)"])
         }
         for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
         started.withLock { $0 = runtime }

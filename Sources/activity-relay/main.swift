@@ -8,7 +8,8 @@ let usage = """
 
     commands:
       serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]
-                                        run the relay (defaults: 127.0.0.1:8443, ./.relay, system clock)
+            [--log-format text|json]    run the relay (defaults: 127.0.0.1:8443, ./.relay, system clock)
+      check-config FILE                 check a config file; every problem named by its JSON path
       simulate SCENARIO.json [--json]   run a scenario offline on a virtual clock and print its timeline
       token [--data DIR]                print a fresh provider JWT (ES256) for the data directory's dev key
       watch [--url URL] [--data DIR] [--key KEY] [--device ID] [--cacert PATH] [--once]
@@ -19,7 +20,7 @@ let usage = """
 /// What `COMMAND --help` prints, for the commands whose options are not read with a help of their own.
 let commandHelp: [String: String] = [
     "serve": """
-    usage: activity-relay serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]
+    usage: activity-relay serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] [--log-format text|json]
     Runs the relay until SIGTERM or SIGINT. Defaults: 127.0.0.1:8443, ./.relay (self-signed TLS,
     SQLite, development keys, created on first start), the system clock, one thread per core.
     The JSON config file sets every option (TLS files, provider keys, rules, HTTP limits,
@@ -62,6 +63,8 @@ if let help = commandHelp[command], arguments.contains(where: { $0 == "--help" |
 switch command {
 case "serve":
     exit(ServeCommand.run(arguments))
+case "check-config":
+    exit(CheckConfigCommand.run(arguments))
 case "simulate":
     exit(SimulateCommand.run(arguments))
 case "token":

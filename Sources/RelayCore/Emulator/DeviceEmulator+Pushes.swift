@@ -284,6 +284,7 @@ extension DeviceEmulator {
             )
             device.pushToStartBudgets[bundleId] = budget
             save(device)
+            pushToStartBudgetExhaustions += 1
             return .success(.dropped)
         }
         device.pushToStartBudgets[bundleId] = budget

@@ -13,6 +13,9 @@ public struct DeviceEmulator: Sendable {
     public internal(set) var activities = ActivityTable()
     public internal(set) var alarms: [String: Alarm] = [:]
     public internal(set) var channels: [String: EmulatedChannel] = [:]
+    /// Push-to-start pushes dropped because the app's start budget was spent, since this
+    /// emulator was made (a process-lifetime counter for metrics; not stored).
+    public internal(set) var pushToStartBudgetExhaustions: UInt64 = 0
     /// Update and push-to-start tokens → what they address, with their burst limiters.
     var tokens: [TokenKey: TokenEntry] = [:]
     var deadlines = DeadlineQueue<TimedSubject>(denseIndex: \.position)

@@ -38,6 +38,7 @@ extension HTTP2ServerConnection {
     /// knew the stream.
     mutating func resetStream(_ id: UInt32, code: HTTP2ErrorCode, events: inout [HTTP2ConnectionEvent]) {
         HTTP2Frame(streamID: id, payload: .rstStream(code)).encode(into: &controlOutput)
+        controlFrames.record(reset: true, sent: true, code: code)
         if let stream = streams.removeValue(forKey: id), stream.delivered {
             events.append(.streamReset(streamID: id, code: code))
         }
@@ -53,6 +54,7 @@ extension HTTP2ServerConnection {
             streamID: 0,
             payload: .goaway(lastStreamID: lastAcceptedStreamID, code: error.code, debugData: Array(reason.utf8))
         ).encode(into: &controlOutput)
+        controlFrames.record(reset: false, sent: true, code: error.code)
         abandonAllStreams()
         events.append(.connectionError(code: error.code, reason: reason))
     }

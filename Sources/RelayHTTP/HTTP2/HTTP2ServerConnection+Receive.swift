@@ -72,6 +72,7 @@ extension HTTP2ServerConnection {
                 throw .stream(frame.streamID, .protocolError, "stream depends on itself")
             }
         case .rstStream(let code):
+            controlFrames.record(reset: true, sent: false, code: code)
             try receiveReset(streamID: frame.streamID, code: code, events: &events)
         case .settings(let settings):
             try chargeControlFrame()
@@ -89,6 +90,7 @@ extension HTTP2ServerConnection {
         case .goaway(let lastStreamID, let code, let debugData):
             try chargeControlFrame()
             goawayReceived = true
+            controlFrames.record(reset: false, sent: false, code: code)
             events.append(.goawayReceived(lastStreamID: lastStreamID, code: code, debugData: debugData))
         case .windowUpdate(let increment):
             try chargeControlFrame()

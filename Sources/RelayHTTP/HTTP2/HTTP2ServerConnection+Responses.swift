@@ -58,6 +58,7 @@ extension HTTP2ServerConnection {
     public mutating func resetStream(streamID: UInt32, code: HTTP2ErrorCode) {
         guard phase != .closed, streams.removeValue(forKey: streamID) != nil else { return }
         HTTP2Frame(streamID: streamID, payload: .rstStream(code)).encode(into: &controlOutput)
+        controlFrames.record(reset: true, sent: true, code: code)
         closedStreams.record(streamID, .resetByUs)
     }
 
@@ -70,6 +71,7 @@ extension HTTP2ServerConnection {
         let lastStreamID = min(goawayLastStreamID ?? .max, lastAcceptedStreamID)
         HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStreamID, code: code, debugData: debugData))
             .encode(into: &controlOutput)
+        controlFrames.record(reset: false, sent: true, code: code)
         goawayLastStreamID = lastStreamID
         if code != .noError {
             abandonAllStreams()
@@ -99,6 +101,7 @@ extension HTTP2ServerConnection {
             closedStreams.record(streamID, .ended)
         case .halfClosedLocal:
             HTTP2Frame(streamID: streamID, payload: .rstStream(.noError)).encode(into: &controlOutput)
+            controlFrames.record(reset: true, sent: true, code: .noError)
             streams.remove(at: index)
             closedStreams.record(streamID, .resetByUs)
         default:

@@ -60,6 +60,8 @@ public struct HTTP2ServerConnection: Sendable {
     var sendWindow = HTTP2FlowControlWindow(HTTP2PeerSettings.defaultInitialWindowSize)
     /// Frames ready to go regardless of flow control: SETTINGS, ACKs, HEADERS, RST_STREAM, GOAWAY.
     var controlOutput: [UInt8] = []
+    /// GOAWAY and RST_STREAM frames sent and received, for the shell's metrics.
+    var controlFrames = HTTP2ControlFrameTally()
     /// Streams with queued DATA, in round-robin order.
     var scheduledStreams: [UInt32] = []
 

@@ -4,7 +4,7 @@
 extension RelayConfiguration {
     /// `serve`'s synopsis, quoted in errors about its arguments.
     public static let serveUsage =
-        "serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N]"
+        "serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] [--log-format text|json]"
     /// `token`'s synopsis, quoted in errors about its arguments.
     public static let tokenUsage = "token [--data DIR]"
 
@@ -17,7 +17,7 @@ extension RelayConfiguration {
         let base = workingDirectory ?? FileSystem.currentDirectory()
         let flags = try scan(
             arguments, command: "activity-relay serve", usage: serveUsage,
-            allowed: ["--config", "--listen", "--data", "--clock", "--threads"])
+            allowed: ["--config", "--listen", "--data", "--clock", "--threads", "--log-format"])
         var configuration = RelayConfiguration(workingDirectory: base)
         if let file = flags["--config"] {
             guard !file.isEmpty else { throw ConfigurationError("--config", "needs a file path") }
@@ -43,6 +43,12 @@ extension RelayConfiguration {
                 throw ConfigurationError("--threads", "\(ConfigurationError.quoted(text)) is not \(threadsExpectation)")
             }
             configuration.threads = count
+        }
+        if let text = flags["--log-format"] {
+            guard let format = RelayLog.Format(name: text) else {
+                throw ConfigurationError("--log-format", "\(ConfigurationError.quoted(text)) is not text or json")
+            }
+            configuration.logFormat = format
         }
         return configuration
     }

@@ -10,6 +10,7 @@ extension RelayConfiguration {
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
         "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen",
+        "logFormat", "metrics",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -50,6 +51,11 @@ extension RelayConfiguration {
         clock = try fields.parsed("clock", ClockMode.expectation) { ClockMode(rawValue: $0) } ?? clock
         threads = try fields.integer("threads", in: 1...Self.maxThreads) ?? threads
         logLevel = try fields.parsed("logLevel", LogLevel.expectation) { LogLevel(rawValue: $0) } ?? logLevel
+        logFormat = try fields.parsed("logFormat", "text or json") { RelayLog.Format(name: $0) } ?? logFormat
+        if let object = try fields.object("metrics") {
+            try object.rejectUnknown(["listen"])
+            metricsListen = try object.parsed("listen", ListenAddress.expectation, ListenAddress.parse)
+        }
         if let object = try fields.object("tls") { tls = try TLSFiles(fields: object, base: base) }
         if let keys = try fields.array("providerKeys", limit: ProviderKeyConfiguration.maxCount) {
             providerKeys = try Self.providerKeys(keys, base: base)

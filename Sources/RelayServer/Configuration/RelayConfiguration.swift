@@ -45,6 +45,11 @@ public struct RelayConfiguration: Sendable, Hashable {
     static let maxProviderRefusalLimit = 1_000_000
     /// How much the relay logs. Default `info`.
     public var logLevel: LogLevel = .info
+    /// How log lines are written: `text` (the default) or `json`, one object per line.
+    public var logFormat: RelayLog.Format = .text
+    /// The optional unauthenticated `/metrics` listener (`metrics.listen`); nil serves `/metrics`
+    /// only on the main listener, with the admin key.
+    public var metricsListen: ListenAddress?
     /// The config file this came from (as given on the command line), or nil.
     public var configFile: String?
 

@@ -172,6 +172,9 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     // MARK: - Output and timers
 
     private func flush() {
+        for frame in h2.takeControlFrames() {
+            RelayMetrics.shared.countHTTP2(reset: frame.isReset, sent: frame.sent, code: frame.code.rawValue)
+        }
         guard !isClosed else { return }
         while connection.pendingWriteBytes < Self.socketHighWater, let bytes = h2.nextOutput() {
             connection.write(bytes)

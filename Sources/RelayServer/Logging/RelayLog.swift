@@ -25,6 +25,16 @@ public enum RelayLog {
             }
         }
 
+        /// The level as a JSON line names it.
+        var jsonName: String {
+            switch self {
+            case .debug: return "debug"
+            case .info: return "info"
+            case .warning: return "warning"
+            case .error: return "error"
+            }
+        }
+
         /// Parses `debug`, `info`, `warning` or `error`.
         public init?(name: String) {
             switch name.lowercased() {
@@ -37,7 +47,22 @@ public enum RelayLog {
         }
     }
 
+    /// How lines are written: `key=value` text, or one JSON object per line.
+    public enum Format: Int, Sendable, CaseIterable {
+        case text, json
+
+        /// Parses `text` or `json`.
+        public init?(name: String) {
+            switch name {
+            case "text": self = .text
+            case "json": self = .json
+            default: return nil
+            }
+        }
+    }
+
     private static let threshold = Atomic<Int>(Level.info.rawValue)
+    private static let format = Atomic<Int>(Format.text.rawValue)
     private static let output = Mutex<Int32>(2)
 
     /// Sends lines to `fd` instead of standard error and returns the previous descriptor (tests,
@@ -52,6 +77,12 @@ public enum RelayLog {
 
     /// Lines below `level` are dropped.
     public static func setLevel(_ level: Level) { threshold.store(level.rawValue, ordering: .relaxed) }
+
+    /// Writes lines in `format` from now on.
+    public static func setFormat(_ format: Format) { self.format.store(format.rawValue, ordering: .relaxed) }
+
+    /// The format lines are written in.
+    public static var currentFormat: Format { Format(rawValue: format.load(ordering: .relaxed)) ?? .text }
 
     /// Whether `level` is written (so callers can skip building fields).
     public static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
@@ -106,18 +137,27 @@ public enum RelayLog {
         at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp,
         fields: (inout LineFields) -> Void
     ) {
-        writeHead(at: time, level, event, to: &line, seconds: &seconds)
-        LineFields.appending(to: &line, fields)
+        let json = currentFormat == .json
+        if json {
+            writeJSONHead(at: time, level, event, to: &line, seconds: &seconds)
+        } else {
+            writeHead(at: time, level, event, to: &line, seconds: &seconds)
+        }
+        LineFields.appending(to: &line, json: json, fields)
+        if json { line.append(UInt8(ascii: "}")) }
         line.append(UInt8(ascii: "\n"))
     }
 
     /// The `key=value` fields of a line being written, appended in place.
     public struct LineFields: ~Copyable {
         fileprivate var bytes: [UInt8] = []
+        /// Whether fields are written as JSON members (`,"key":"value"`) rather than ` key=value`.
+        fileprivate var json = false
 
         /// Runs `fields` on the end of `line`, without copying it.
-        fileprivate static func appending(to line: inout [UInt8], _ fields: (inout LineFields) -> Void) {
+        fileprivate static func appending(to line: inout [UInt8], json: Bool, _ fields: (inout LineFields) -> Void) {
             var writer = LineFields()
+            writer.json = json
             swap(&writer.bytes, &line)
             fields(&writer)
             swap(&writer.bytes, &line)
@@ -126,16 +166,27 @@ public enum RelayLog {
         /// ` key=value`, the value quoted as `log` quotes it.
         public mutating func add(_ key: StaticString, _ value: String) {
             self.key(key)
-            RelayLog.appendValue(value, to: &bytes)
+            if json {
+                RelayLog.appendJSONString(value, to: &bytes)
+            } else {
+                RelayLog.appendValue(value, to: &bytes)
+            }
         }
 
         /// ` key=value` for each field, in order.
         public mutating func add(_ fields: KeyValuePairs<String, String>) {
             for (key, value) in fields {
-                bytes.append(UInt8(ascii: " "))
-                RelayLog.append(key, to: &bytes)
-                bytes.append(UInt8(ascii: "="))
-                RelayLog.appendValue(value, to: &bytes)
+                if json {
+                    bytes.append(UInt8(ascii: ","))
+                    RelayLog.appendJSONString(key, to: &bytes)
+                    bytes.append(UInt8(ascii: ":"))
+                    RelayLog.appendJSONString(value, to: &bytes)
+                } else {
+                    bytes.append(UInt8(ascii: " "))
+                    RelayLog.append(key, to: &bytes)
+                    bytes.append(UInt8(ascii: "="))
+                    RelayLog.appendValue(value, to: &bytes)
+                }
             }
         }
 
@@ -151,9 +202,15 @@ public enum RelayLog {
         }
 
         private mutating func key(_ key: StaticString) {
-            bytes.append(UInt8(ascii: " "))
-            key.withUTF8Buffer { bytes.append(contentsOf: $0) }
-            bytes.append(UInt8(ascii: "="))
+            if json {
+                bytes.append(contentsOf: [UInt8(ascii: ","), UInt8(ascii: "\"")])
+                key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            } else {
+                bytes.append(UInt8(ascii: " "))
+                key.withUTF8Buffer { bytes.append(contentsOf: $0) }
+                bytes.append(UInt8(ascii: "="))
+            }
         }
     }
 
@@ -188,6 +245,63 @@ public enum RelayLog {
         append(level.label, to: &line)
         line.append(UInt8(ascii: " "))
         append(event, to: &line)
+    }
+
+    /// `{"time":"…Z","level":"info","event":"push"`, the start of a JSON line; the fields follow
+    /// as members and `}` closes it.
+    private static func writeJSONHead(
+        at time: UnixSeconds, _ level: Level, _ event: String, to line: inout [UInt8], seconds: inout SecondStamp
+    ) {
+        append("{\"time\":\"", to: &line)
+        seconds.write(time, to: &line)
+        let millis = Int((time - time.rounded(.down)) * 1000)
+        line.append(UInt8(ascii: "."))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 100 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis / 10 % 10))
+        line.append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: millis % 10))
+        append("Z\",\"level\":", to: &line)
+        appendJSONString(level.jsonName, to: &line)
+        append(",\"event\":", to: &line)
+        appendJSONString(event, to: &line)
+    }
+
+    /// `value` as a JSON string. Besides what JSON requires (`"`, `\\`, U+0000–U+001F), DEL, the
+    /// C1 controls and the characters `escaped` writes as `\u{…}` are written as `\uXXXX` (a
+    /// surrogate pair above U+FFFF), so a JSON line shown raw in a terminal is as safe as a text one.
+    static func appendJSONString(_ value: String, to line: inout [UInt8]) {
+        line.append(UInt8(ascii: "\""))
+        var text = value
+        let plain = text.withUTF8 { bytes -> Bool in
+            guard !bytes.contains(where: { $0 < 32 || $0 >= 127 || $0 == 34 || $0 == 92 }) else { return false }
+            line.append(contentsOf: bytes)
+            return true
+        }
+        if !plain {
+            for scalar in value.unicodeScalars {
+                switch scalar {
+                case "\"": append("\\\"", to: &line)
+                case "\\": append("\\\\", to: &line)
+                case "\n": append("\\n", to: &line)
+                case "\r": append("\\r", to: &line)
+                case "\t": append("\\t", to: &line)
+                default:
+                    let escapedText = escaped(scalar)
+                    if escapedText.unicodeScalars.count == 1 {
+                        append(escapedText, to: &line)
+                    } else {
+                        for unit in String(scalar).utf16 { appendUnicodeEscape(unit, to: &line) }
+                    }
+                }
+            }
+        }
+        line.append(UInt8(ascii: "\""))
+    }
+
+    /// `\uXXXX` for one UTF-16 code unit.
+    private static func appendUnicodeEscape(_ unit: UInt16, to line: inout [UInt8]) {
+        let digits = Array("0123456789abcdef".utf8)
+        line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
+        for shift in stride(from: 12, through: 0, by: -4) { line.append(digits[Int(unit >> UInt16(shift)) & 0xF]) }
     }
 
     /// A line's time to the second (`2026-01-01T00:00:00`), kept by each loop's `LogBuffer`: a
@@ -228,8 +342,11 @@ public enum RelayLog {
         if !copied { append(quoted(value), to: &line) }
     }
 
-    /// A byte that makes a value need quotes: a control character, a space, `"` or `=`.
-    private static func needsQuote(_ byte: UInt8) -> Bool { byte <= 32 || byte == 34 || byte == 61 }
+    /// A byte that makes a value need the slow path: a control character, a space, `"`, `=`,
+    /// `\\`, DEL, or any byte of a non-ASCII character (which `quoted` checks for printability).
+    private static func needsQuote(_ byte: UInt8) -> Bool {
+        byte <= 32 || byte == 34 || byte == 61 || byte == 92 || byte >= 127
+    }
 
     public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.debug, event, fields)
@@ -244,8 +361,9 @@ public enum RelayLog {
         log(.error, event, fields)
     }
 
-    /// Whether `value` is empty or holds a space, a quote, `=` or a control character. A plain
-    /// loop over the UTF-8 bytes: every field of every line goes through here.
+    /// Whether `value` is empty or holds a space, a quote, `=`, a backslash, a control character
+    /// or a non-ASCII character. A plain loop over the UTF-8 bytes: every field of every line goes
+    /// through here.
     static func needsQuotes(_ value: String) -> Bool {
         if value.isEmpty { return true }
         let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in bytes.contains(where: needsQuote) }
@@ -254,19 +372,39 @@ public enum RelayLog {
         return copy.withUTF8(scan)
     }
 
-    /// Values with spaces, quotes or `=` are quoted so a line stays machine-splittable.
+    /// Values with spaces, quotes, `=` or anything unprintable are quoted so a line stays
+    /// machine-splittable, and every character a terminal could act on is escaped: a hostile
+    /// `:path` or device token cannot move the cursor, recolour the screen or hide a line.
     static func quoted(_ value: String) -> String {
         guard needsQuotes(value) else { return value }
         var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
+        for scalar in value.unicodeScalars { out += escaped(scalar) }
         return out + "\""
+    }
+
+    /// `scalar` as a quoted value shows it: `\"`, `\\`, `\n`, `\r`, `\t`, `\xHH` for the other C0
+    /// and C1 controls and DEL, `\u{HHHH}` for format, separator, private-use, surrogate and
+    /// unassigned characters (bidirectional overrides among them); printable ones as they are.
+    static func escaped(_ scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "\"": return "\\\""
+        case "\\": return "\\\\"
+        case "\n": return "\\n"
+        case "\r": return "\\r"
+        case "\t": return "\\t"
+        default: break
+        }
+        let value = scalar.value
+        if value < 0x20 || (0x7F...0x9F).contains(value) {
+            let hex = String(value, radix: 16)
+            return "\\x" + (hex.count < 2 ? "0" + hex : hex)
+        }
+        if value < 0x7F { return String(scalar) }
+        switch scalar.properties.generalCategory {
+        case .format, .lineSeparator, .paragraphSeparator, .privateUse, .surrogate, .unassigned, .control:
+            return "\\u{" + String(value, radix: 16) + "}"
+        default:
+            return String(scalar)
+        }
     }
 }

@@ -78,7 +78,7 @@ enum ProviderRequestRecord {
     }
 
     /// The first `count` characters of a token or channel ID for log lines (never the whole token).
-    static func prefix(_ value: String?, _ count: Int = 12) -> String {
+    static func prefix(_ value: String?, _ count: Int = 8) -> String {
         guard let value, !value.isEmpty else { return "-" }
         // Tokens and channel IDs are ASCII: cut bytes, not grapheme clusters (cut back to a
         // character boundary should a longer character straddle the cut).

@@ -108,8 +108,10 @@ extension ProviderRoutes {
         return APNsTopic(rawValue: topic).liveActivityBundleID ?? topic
     }
 
-    /// One line per push: ids to follow it, a 12-character token prefix and what happened.
+    /// One line per push: ids to follow it, an 8-character token prefix and what happened.
+    /// The push is counted in `RelayMetrics` by reason and outcome here too.
     static func logPush(_ record: PushRecord, connection: ConnectionContext, streamID: UInt32) {
+        RelayMetrics.shared.countPush(reason: record.reason, outcome: record.outcome)
         RelayLog.log(.info, "push") { line in
             line.add("conn", UInt64(connection.id))
             line.add("stream", UInt64(streamID))

@@ -9,7 +9,8 @@ public protocol RouteGroup: Sendable {
     func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void)
 }
 
-/// Hands each request to the first group that owns its path; `404` JSON otherwise.
+/// Hands each request to the first group that owns its path; `404` JSON otherwise. Every answer
+/// is counted in `RelayMetrics` by surface, method and status.
 public struct Router: Responder {
     public let groups: [any RouteGroup]
 
@@ -17,6 +18,16 @@ public struct Router: Responder {
 
     public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let path = request.request.path
+        let method = request.request.method
+        let respond: @Sendable (ServerResponse) -> Void = { response in
+            let status =
+                switch response {
+                case .full(let full): full.status
+                case .stream(let head, _): head.status
+                }
+            RelayMetrics.shared.countRequest(path: path, method: method, status: status)
+            respond(response)
+        }
         guard let group = groups.first(where: { $0.owns(path) }) else {
             respond(
                 .full(JSONResponse.error(404, "notFound", "no route for \(request.request.method) \(path.prefix(200))"))

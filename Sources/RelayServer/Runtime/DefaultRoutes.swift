@@ -36,6 +36,7 @@ public enum DefaultRoutes {
         let auth = AppAuth(adminKey: settings.adminKey, service: service)
         return [
             HealthRoutes(service: service),
+            MetricsRoutes(service: service, auth: auth),
             ProviderRoutes(
                 service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit,
                 broadcastBundleIDs: settings.broadcastBundleIDs),

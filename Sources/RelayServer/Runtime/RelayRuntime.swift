@@ -21,6 +21,8 @@ public final class RelayRuntime: Sendable {
         public var healthHost: String?
         /// Its port (0 picks a free one).
         public var healthPort: UInt16 = 0
+        /// Where the unauthenticated `/metrics` listener binds (`metrics.listen`); nil for none.
+        public var metricsListen: (host: String, port: UInt16)?
         public var retention = RelayService.Retention()
         /// When acknowledged requests reach the disk; kill -9 never loses one either way.
         public var durability = DurabilitySettings().storeDurability
@@ -47,6 +49,10 @@ public final class RelayRuntime: Sendable {
     public let healthServer: TLSServer?
     /// Its bound port, when configured.
     public let healthPort: UInt16?
+    /// The metrics listener, serving only `/metrics` without a key, when configured.
+    public let metricsServer: TLSServer?
+    /// Its bound port, when configured.
+    public let metricsPort: UInt16?
     /// The bound port (useful with port 0).
     public let port: UInt16
     private let tickTimer = Mutex<TimerID?>(nil)
@@ -54,7 +60,7 @@ public final class RelayRuntime: Sendable {
 
     private init(
         service: RelayService, group: EventLoopGroup, server: TLSServer, port: UInt16,
-        health: (server: TLSServer, port: UInt16)?
+        health: (server: TLSServer, port: UInt16)?, metrics: (server: TLSServer, port: UInt16)?
     ) {
         self.service = service
         self.group = group
@@ -62,9 +68,12 @@ public final class RelayRuntime: Sendable {
         self.port = port
         healthServer = health?.server
         healthPort = health?.port
+        metricsServer = metrics?.server
+        metricsPort = metrics?.port
     }
 
-    /// Connection slots of the health-only listener: a few monitors, never the main listener's.
+    /// Connection slots of the health-only and metrics listeners: a few monitors or scrapers,
+    /// never the main listener's.
     static let healthConnections = 64
 
     /// Opens the store, restores state, binds the listener and starts serving.
@@ -85,44 +94,62 @@ public final class RelayRuntime: Sendable {
         let tls = try TLSContext(
             TLSConfiguration(certificateChainPath: options.certificatePath, privateKeyPath: options.privateKeyPath))
         let router = Router(groups: options.routes(service, options.routeSettings))
-        let limits = options.httpLimits
-        let refresh = options.rules.providerTokenRefreshInterval
-        let server = TLSServer(group: group, tls: tls, limits: options.serverLimits) {
-            HTTPConnectionHandler(responder: router, limits: limits, providerTokenRefreshInterval: refresh)
-        }
+        let server = Self.server(group: group, tls: tls, limits: options.serverLimits, options: options, router)
         let refusals = RefusalReporter()
         server.onRefusal { [weak server] reason, peer in
             refusals.report(reason, peer: peer, total: server?.refusedConnections ?? 0)
         }
-        server.onHandshakeFailure { peer, error in
-            RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
-        }
         let port: UInt16
         var health: (server: TLSServer, port: UInt16)?
+        var metrics: (server: TLSServer, port: UInt16)?
         do {
             port = try server.bind(host: options.host, port: options.port)
+            var monitorLimits = options.serverLimits
+            monitorLimits.maxConnections = healthConnections
+            monitorLimits.maxConnectionsPerAddress = healthConnections
             if let healthHost = options.healthHost {
-                var healthLimits = options.serverLimits
-                healthLimits.maxConnections = healthConnections
-                healthLimits.maxConnectionsPerAddress = healthConnections
                 let healthRouter = Router(groups: [HealthRoutes(service: service)])
-                let healthServer = TLSServer(group: group, tls: tls, limits: healthLimits) {
-                    HTTPConnectionHandler(
-                        responder: healthRouter, limits: limits, providerTokenRefreshInterval: refresh)
-                }
+                let healthServer = Self.server(
+                    group: group, tls: tls, limits: monitorLimits, options: options, healthRouter)
                 healthServer.onRefusal { reason, peer in refusals.report(reason, peer: peer, total: 0) }
                 health = (healthServer, try healthServer.bind(host: healthHost, port: options.healthPort))
             }
+            if let listen = options.metricsListen {
+                let metricsRouter = Router(groups: MetricsListenerRoutes.all(service: service))
+                let metricsServer = Self.server(
+                    group: group, tls: tls, limits: monitorLimits, options: options, metricsRouter)
+                metricsServer.onRefusal { reason, peer in refusals.report(reason, peer: peer, total: 0) }
+                metrics = (metricsServer, try metricsServer.bind(host: listen.host, port: listen.port))
+            }
         } catch {
+            health?.server.beginShutdown(gracePeriod: 0)
             server.beginShutdown(gracePeriod: 0)
             _ = server.waitUntilClosed(timeout: 1)
             group.shutdown()
             service.store.close()
             throw RelayStartError.listen(host: options.host, port: options.port, message: "\(error)")
         }
-        let runtime = RelayRuntime(service: service, group: group, server: server, port: port, health: health)
+        let runtime = RelayRuntime(
+            service: service, group: group, server: server, port: port, health: health, metrics: metrics)
         runtime.startTicker(every: options.tickInterval)
         return runtime
+    }
+
+    /// A TLS listener answering with `router`, its handshakes counted in `RelayMetrics`.
+    private static func server(
+        group: EventLoopGroup, tls: TLSContext, limits serverLimits: ServerLimits, options: Options, _ router: Router
+    ) -> TLSServer {
+        let limits = options.httpLimits
+        let refresh = options.rules.providerTokenRefreshInterval
+        let server = TLSServer(group: group, tls: tls, limits: serverLimits) {
+            RelayMetrics.shared.countHandshake()
+            return HTTPConnectionHandler(responder: router, limits: limits, providerTokenRefreshInterval: refresh)
+        }
+        server.onHandshakeFailure { peer, error in
+            RelayMetrics.shared.countHandshakeFailure(error)
+            RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
+        }
+        return server
     }
 
     /// Applies due transitions on a loop timer so they fire without waiting for a request.
@@ -144,8 +171,10 @@ public final class RelayRuntime: Sendable {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
         server.beginShutdown(gracePeriod: gracePeriod)
         healthServer?.beginShutdown(gracePeriod: gracePeriod)
+        metricsServer?.beginShutdown(gracePeriod: 0)
         _ = server.waitUntilClosed(timeout: gracePeriod + 1)
         _ = healthServer?.waitUntilClosed(timeout: 1)
+        _ = metricsServer?.waitUntilClosed(timeout: 1)
         group.shutdown()
         service.store.writer.flush()
         let statistics = service.store.writer.currentStatistics

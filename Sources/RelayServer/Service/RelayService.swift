@@ -219,9 +219,14 @@ public final class RelayService: Sendable {
         }
         let hub = self.hub
         let events = effects.events
+        let submitted = ContinuousClock.now
         submitter.submit(batch, ticket: ticket) { outcome in
             switch outcome {
-            case .success: hub.publish(events, data: eventData)
+            case .success:
+                let elapsed = submitted.duration(to: .now).components
+                RelayMetrics.shared.countCommit(
+                    seconds: Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18, events: events.count)
+                hub.publish(events, data: eventData)
             case .failure(let error):
                 RelayLog.error("store.commit", ["error": error.description, "events": String(events.count)])
             }

@@ -53,6 +53,12 @@ public final class EventHub: Sendable {
     /// The number of connected subscribers.
     public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// Bytes queued to subscribers and not yet sent, summed: how far behind they are.
+    public var queuedBytes: Int {
+        let streams = state.withLock { $0.subscribers.values.map(\.stream) }
+        return streams.reduce(0) { $0 + $1.bufferedBytes }
+    }
+
     /// The highest sequence number published so far.
     public var lastPublished: UInt64 { state.withLock { $0.published } }
 

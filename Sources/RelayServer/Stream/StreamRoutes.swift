@@ -92,6 +92,7 @@ public struct StreamRoutes: RouteGroup {
         let conn = String(request.context.id)
         return .stream(HTTPResponseHead(status: 200, headers: headers)) { stream in
             stream.onEnd { reason in
+                RelayMetrics.shared.countStreamEnd(reason.rawValue)
                 if reason == .tooSlow {
                     RelayLog.info(
                         "stream.cut", ["conn": conn, "reason": "too slow", "buffer": String(stream.maxBufferedBytes)])

@@ -104,7 +104,7 @@ final class ProviderRoutesTests: XCTestCase {
         guard case .fields(let fields) = plain else { return XCTFail("expected the fields, got \(plain)") }
         XCTAssertEqual(fields.map(\.name), ["apns-topic", "authorization", "apns-id"])
         XCTAssertEqual(plain.object, ["apns-topic": "t", "authorization": "(redacted)", "apns-id": "i"])
-        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "01234567")
     }
 
     /// The push path's form: the request's checked fields shared, logged as the form above logs
@@ -133,7 +133,7 @@ final class ProviderRoutesTests: XCTestCase {
     }
 
     func testTokenPrefixes() {
-        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "0123456789ab")
+        XCTAssertEqual(ProviderRequestRecord.prefix("0123456789abcdef"), "01234567")
         XCTAssertEqual(ProviderRequestRecord.prefix(nil), "-")
         XCTAssertEqual(ProviderRequestRecord.prefix("short"), "short")
         // A character cut in two is left out whole.

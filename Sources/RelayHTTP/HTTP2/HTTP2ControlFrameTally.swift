@@ -1,0 +1,33 @@
+/// The GOAWAY and RST_STREAM frames a connection sent and received since the shell last took
+/// them, with their error codes: the connection records them as it encodes or decodes them, and
+/// the shell hands them to its metrics.
+public struct HTTP2ControlFrameTally: Sendable {
+    /// One GOAWAY or RST_STREAM.
+    public struct Entry: Sendable, Hashable {
+        /// RST_STREAM when true, GOAWAY when false.
+        public var isReset: Bool
+        /// Whether we sent it (true) or the peer did.
+        public var sent: Bool
+        public var code: HTTP2ErrorCode
+    }
+
+    /// Frames recorded, oldest first.
+    public private(set) var entries: [Entry] = []
+
+    mutating func record(reset: Bool, sent: Bool, code: HTTP2ErrorCode) {
+        entries.append(Entry(isReset: reset, sent: sent, code: code))
+    }
+
+    /// Empties the tally and returns what it held.
+    mutating func take() -> [Entry] {
+        defer { entries.removeAll() }
+        return entries
+    }
+}
+
+extension HTTP2ServerConnection {
+    /// The GOAWAY and RST_STREAM frames sent and received since the last call, oldest first.
+    public mutating func takeControlFrames() -> [HTTP2ControlFrameTally.Entry] {
+        controlFrames.entries.isEmpty ? [] : controlFrames.take()
+    }
+}
