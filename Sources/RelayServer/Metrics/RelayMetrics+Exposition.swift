@@ -68,11 +68,13 @@ extension RelayMetrics {
         }
         page.family(
             "relay_activity_updates_total", "counter",
-            "Updates held (deferred), replacing a held one (coalesced) or refused over budget, over the activities held.")
+            "Updates held (deferred), replacing a held one (coalesced) or refused over budget, over the activities held."
+        )
         page.sample("relay_activity_updates_total", [("result", "deferred")], UInt64(state.1.deferred))
         page.sample("relay_activity_updates_total", [("result", "coalesced")], UInt64(state.1.coalesced))
         page.sample("relay_activity_updates_total", [("result", "refused")], UInt64(state.1.refusedOverBudget))
-        page.family("relay_push_to_start_budget_exhausted_total", "counter", "Push-to-start pushes dropped: budget spent.")
+        page.family(
+            "relay_push_to_start_budget_exhausted_total", "counter", "Push-to-start pushes dropped: budget spent.")
         page.sample("relay_push_to_start_budget_exhausted_total", [], state.3)
         page.family("relay_activities", "gauge", "Live Activities held, by state.")
         for activityState in ActivityState.allCases {

@@ -13,7 +13,9 @@ public final class RelayMetrics: Sendable {
     // MARK: - Label sets
 
     /// What part of the relay a request went to, by its path.
-    static let surfaces = ["health", "metrics", "provider", "channels", "broadcast", "stream", "pushlog", "app", "other"]
+    static let surfaces = [
+        "health", "metrics", "provider", "channels", "broadcast", "stream", "pushlog", "app", "other",
+    ]
     /// Request methods counted by name; others are `other`.
     static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
     /// Status codes 100–599 each have a slot; anything else is the last one.
