@@ -9,6 +9,12 @@ public struct HTTP2ControlFrameTally: Sendable {
         /// Whether we sent it (true) or the peer did.
         public var sent: Bool
         public var code: HTTP2ErrorCode
+
+        public init(isReset: Bool, sent: Bool, code: HTTP2ErrorCode) {
+            self.isReset = isReset
+            self.sent = sent
+            self.code = code
+        }
     }
 
     /// Frames recorded, oldest first.

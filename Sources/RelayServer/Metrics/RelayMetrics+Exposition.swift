@@ -10,9 +10,11 @@ extension RelayMetrics {
     func render(service: RelayService) -> String {
         var page = MetricsText()
         renderRequests(&page)
+        renderPushCounters(&page)
         renderPushes(&page, service: service)
         renderConnections(&page)
         renderStream(&page, service: service)
+        renderStreamEnds(&page)
         page.family("relay_store_commit_seconds", "histogram", "Time from a batch's submission to its acknowledgement.")
         page.histogram("relay_store_commit_seconds", commitSeconds)
         page.family("relay_store_batch_events", "histogram", "Events per committed batch.")
@@ -42,7 +44,17 @@ extension RelayMetrics {
         }
     }
 
-    private func renderPushes(_ page: inout MetricsText, service: RelayService) {
+    /// The counters kept here alone, without what is read from a service (tests).
+    func renderCounters() -> String {
+        var page = MetricsText()
+        renderRequests(&page)
+        renderPushCounters(&page)
+        renderConnections(&page)
+        renderStreamEnds(&page)
+        return page.text
+    }
+
+    private func renderPushCounters(_ page: inout MetricsText) {
         page.family("relay_provider_pushes_total", "counter", "Provider pushes answered, by APNs reason (none: 200).")
         for (index, reason) in Self.reasons.enumerated() {
             let value = pushReasons.value(index)
@@ -53,6 +65,9 @@ extension RelayMetrics {
         for (index, outcome) in Self.outcomes.enumerated() {
             page.sample("relay_push_outcomes_total", [("outcome", outcome)], pushOutcomes.value(index))
         }
+    }
+
+    private func renderPushes(_ page: inout MetricsText, service: RelayService) {
         let state = service.read { emulator in
             var activities: [ActivityState: Int] = [:]
             var updates = ActivityCounters()
@@ -113,6 +128,9 @@ extension RelayMetrics {
         page.sample("relay_stream_subscribers", [], UInt64(service.hub.subscriberCount))
         page.family("relay_stream_lag_bytes", "gauge", "Bytes queued to event-stream subscribers, not yet sent.")
         page.sample("relay_stream_lag_bytes", [], UInt64(service.hub.queuedBytes))
+    }
+
+    private func renderStreamEnds(_ page: inout MetricsText) {
         page.family("relay_stream_disconnects_total", "counter", "Event streams ended, by reason.")
         for (index, reason) in Self.streamEnds.enumerated() {
             page.sample("relay_stream_disconnects_total", [("reason", reason)], streamEndCounts.value(index))
