@@ -99,7 +99,14 @@ enum ServeCommand {
         if let metricsPort = runtime.metricsPort, let listen = configuration.metricsListen {
             RelayLog.info("relay.metrics.listening", ["address": "\(listen.host):\(metricsPort)"])
         }
-        for line in directory.startupLines(port: runtime.port) { Terminal.error(line) }
+        // In JSON mode the startup notes are log lines too, so that every line of stderr parses.
+        for line in directory.startupLines(port: runtime.port) {
+            if configuration.logFormat == .json {
+                RelayLog.info("relay.startup", ["message": line])
+            } else {
+                Terminal.error(line)
+            }
+        }
         started.withLock { $0 = runtime }
         done.wait()
         watcher.stop()

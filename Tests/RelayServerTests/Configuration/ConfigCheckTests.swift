@@ -6,12 +6,9 @@ import XCTest
 /// `check-config` names every problem of a config file with its JSON path, using the parser
 /// `serve` uses, and nothing for a good file.
 final class ConfigCheckTests: XCTestCase {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
     func testTheExampleConfigsHaveNoProblem() {
         for name in ["deploy/relay.example.json", "deploy/container/relay.json"] {
-            let path = Self.repository.appendingPathComponent(name).path
+            let path = Fixtures.repositoryRoot.appendingPathComponent(name).path
             XCTAssertEqual(ConfigCheck.problems(inFile: path, workingDirectory: "/"), [], name)
         }
     }
