@@ -27,6 +27,11 @@ let commandHelp: [String: String] = [
     retention, durability, stream, log level); flags override it. deploy/CONFIG.md explains
     each, deploy/relay.example.json shows them all.
     """,
+    "check-config": """
+    usage: activity-relay check-config FILE
+    Reads a config file as `serve --config FILE` would and prints `FILE: ok` (exit 0), or every
+    problem on its own line, each naming its JSON path (exit 2). Key files are read at start.
+    """,
     "simulate": """
     usage: activity-relay simulate SCENARIO.json [--json]
     Runs a scenario offline on a virtual clock and prints its timeline (--json: as JSON).

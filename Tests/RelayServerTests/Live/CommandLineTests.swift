@@ -99,7 +99,9 @@ final class CommandLineTests: XCTestCase {
     }
 
     func testBadFlagsAreOneLineAndExitStatus2() throws {
-        for arguments in [["--listen", "nope"], ["--threads", "0"], ["--clock", "sundial"], ["--bogus"]] {
+        for arguments in [
+            ["--listen", "nope"], ["--threads", "0"], ["--clock", "sundial"], ["--bogus"], ["--log-format", "xml"],
+        ] {
             let outcome = try ChildProcess.run([RelayBinary.path, "serve"] + arguments)
             XCTAssertEqual(outcome.status, 2, arguments.joined(separator: " "))
             XCTAssertEqual(outcome.stderr.split(separator: "\n").count, 1, outcome.stderr)
@@ -110,6 +112,7 @@ final class CommandLineTests: XCTestCase {
         for (command, usage) in [
             ("serve", "usage: activity-relay serve [--config FILE]"), ("simulate", "usage: activity-relay simulate"),
             ("token", "usage: activity-relay token"), ("watch", "usage: activity-relay watch"),
+            ("check-config", "usage: activity-relay check-config FILE"),
         ] {
             for flag in ["--help", "-h"] {
                 let outcome = try ChildProcess.run([RelayBinary.path, command, flag])
@@ -156,6 +159,46 @@ final class CommandLineTests: XCTestCase {
             XCTAssertTrue(outcome.stderr.contains("missing"), outcome.stderr)
             XCTAssertFalse(FileManager.default.fileExists(atPath: data), "\(config) left \(data)")
         }
+    }
+
+    func testCheckConfigExitsZeroOrNamesEveryProblemWithItsPath() throws {
+        let example = Fixtures.repositoryRoot.appendingPathComponent("deploy/relay.example.json").path
+        let good = try ChildProcess.run([RelayBinary.path, "check-config", example])
+        XCTAssertEqual(good.status, 0, good.stderr)
+        XCTAssertEqual(good.stdout, example + ": ok\n")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data(#"{"listen": "nope", "http": {"maxConnections": 0}, "logFormat": 1, "stream": []}"#.utf8).write(
+            to: file)
+        let bad = try ChildProcess.run([RelayBinary.path, "check-config", file.path])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertEqual(
+            bad.stderr.split(separator: "\n").map { $0.dropFirst(file.path.count + 2).prefix { $0 != ":" } },
+            ["listen", "logFormat", "http.maxConnections", "stream"], bad.stderr)
+        for arguments in [[], ["a.json", "b.json"]] {
+            XCTAssertEqual(try ChildProcess.run([RelayBinary.path, "check-config"] + arguments).status, 2)
+        }
+    }
+
+    func testLogFormatJSONMakesEveryLineAJSONObject() throws {
+        let data = FileManager.default.temporaryDirectory.appendingPathComponent("json-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: data) }
+        let relay = try RelayBinary.serve(
+            data: data, port: try RelayBinary.freePort(), extra: ["--log-format", "json"])
+        kill(relay.processIdentifier, SIGTERM)
+        let outcome = try relay.wait(timeout: 30)
+        XCTAssertEqual(outcome.status, 0)
+        let lines = outcome.stderr.split(separator: "\n")
+        XCTAssertGreaterThan(lines.count, 2)
+        var events: [String] = []
+        for line in lines {
+            let object = try XCTUnwrap(
+                JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+            events.append(object["event"] as? String ?? "")
+        }
+        XCTAssertEqual(events.first, "relay.listening")
+        XCTAssertTrue(events.contains("relay.startup"))
+        XCTAssertEqual(events.last, "relay.stopped")
     }
 
     func testSimulatePrintsATimelineAndExitsZero() throws {
