@@ -34,7 +34,7 @@ extension RelayMetrics {
                 for status in 0..<Self.statusSlots {
                     let value = requests.value((surface * Self.methods.count + method) * Self.statusSlots + status)
                     guard value > 0 else { continue }
-                    let code = status == Self.statusSlots - 1 ? "other" : String(status + 100)
+                    let code = status == Self.statusSlots - 1 ? "other" : String(Self.statuses[status])
                     page.sample(
                         "relay_http_requests_total",
                         [("surface", Self.surfaces[surface]), ("method", Self.methods[method]), ("status", code)],

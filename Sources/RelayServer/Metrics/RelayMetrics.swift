@@ -18,8 +18,19 @@ public final class RelayMetrics: Sendable {
     ]
     /// Request methods counted by name; others are `other`.
     static let methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "other"]
-    /// Status codes 100–599 each have a slot; anything else is the last one.
-    static let statusSlots = 501
+    /// The status codes counted by number; any other is `other`.
+    static let statuses = [
+        101, 200, 201, 202, 204, 206, 301, 304, 400, 401, 403, 404, 405, 406, 408, 409, 410, 411, 412, 413, 414, 415,
+        416, 421, 422, 429, 431, 500, 501, 502, 503, 504, 505,
+    ]
+    /// One slot per code in `statuses`, then `other`.
+    static let statusSlots = statuses.count + 1
+    /// Status code → slot, for codes 0–599.
+    private static let statusIndex: [UInt8] = {
+        var table = [UInt8](repeating: UInt8(statuses.count), count: 600)
+        for (index, status) in statuses.enumerated() { table[status] = UInt8(index) }
+        return table
+    }()
     /// `none` for an accepted push, every APNs reason the relay knows, then `other`.
     static let reasons = ["none"] + APNsReason.allKnown.map(\.rawValue) + ["other"]
     /// What the emulated device did with a push (`PushOutcome`), then `other`.
@@ -64,7 +75,7 @@ public final class RelayMetrics: Sendable {
     func countRequest(path: String, method: String, status: Int) {
         let surface = Self.surface(of: path)
         let methodIndex = Self.methods.firstIndex(of: method) ?? Self.methods.count - 1
-        let statusIndex = (100...599).contains(status) ? status - 100 : Self.statusSlots - 1
+        let statusIndex = (0..<600).contains(status) ? Int(Self.statusIndex[status]) : Self.statusSlots - 1
         requests.add((surface * Self.methods.count + methodIndex) * Self.statusSlots + statusIndex)
     }
 
