@@ -299,9 +299,11 @@ public enum RelayLog {
 
     /// `\uXXXX` for one UTF-16 code unit.
     private static func appendUnicodeEscape(_ unit: UInt16, to line: inout [UInt8]) {
-        let digits = Array("0123456789abcdef".utf8)
+        let digits: StaticString = "0123456789abcdef"
         line.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u")])
-        for shift in stride(from: 12, through: 0, by: -4) { line.append(digits[Int(unit >> UInt16(shift)) & 0xF]) }
+        digits.withUTF8Buffer { digits in
+            for shift in stride(from: 12, through: 0, by: -4) { line.append(digits[Int(unit >> UInt16(shift)) & 0xF]) }
+        }
     }
 
     /// A line's time to the second (`2026-01-01T00:00:00`), kept by each loop's `LogBuffer`: a
