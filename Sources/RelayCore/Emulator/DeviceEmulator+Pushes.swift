@@ -33,6 +33,8 @@ public struct PushResult: Sendable {
     /// nil for `200`.
     public var error: APNsError?
     public var record: PushRecord
+    /// The sequence number of the push's `push.received` event, for the log line.
+    public var seq: UInt64 = 0
 
     /// The HTTP status to answer with.
     public var status: Int { error?.status ?? 200 }
@@ -113,8 +115,9 @@ extension DeviceEmulator {
             record.hintNotes = hints
         }
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
+        let seq = nextSeq
         emit(RelayEvent(type: .pushReceived, at: now, push: copy record, deviceId: deviceId))
-        return PushResult(error: error, record: record)
+        return PushResult(error: error, record: record, seq: seq)
     }
 
     /// An update or end push to an activity's update token (at `token` in `tokens`), to the

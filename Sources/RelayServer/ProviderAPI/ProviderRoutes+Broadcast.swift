@@ -64,7 +64,7 @@ extension ProviderRoutes {
                             APNsResponse.success(
                                 200, requestID: requestID, extra: [("apns-unique-id", pushContext.uniqueId)])
                         }
-                    Self.logPush(result.record, connection: context, streamID: streamID)
+                    Self.logPush(result.record, seq: result.seq, connection: context, streamID: streamID)
                     respond(.full(response))
                     count(status: result.status, reason: result.error?.reason, on: context)
                 case .failure(let error):

@@ -58,7 +58,7 @@ extension ProviderRoutes {
                         } else {
                             APNsResponse.accepted(apnsID: apnsID, uniqueID: pushContext.uniqueId)
                         }
-                    Self.logPush(result.record, connection: connection, streamID: streamID)
+                    Self.logPush(result.record, seq: result.seq, connection: connection, streamID: streamID)
                     respond(.full(response))
                     count(status: result.status, reason: result.error?.reason, on: connection)
                 case .failure(let error):
@@ -108,9 +108,10 @@ extension ProviderRoutes {
         return APNsTopic(rawValue: topic).liveActivityBundleID ?? topic
     }
 
-    /// One line per push: ids to follow it, an 8-character token prefix and what happened.
+    /// One line per push: ids to follow it (apns-id, apns-unique-id, activity, the sequence number
+    /// of its `push.received` event), an 8-character token prefix and what happened.
     /// The push is counted in `RelayMetrics` by reason and outcome here too.
-    static func logPush(_ record: PushRecord, connection: ConnectionContext, streamID: UInt32) {
+    static func logPush(_ record: PushRecord, seq: UInt64, connection: ConnectionContext, streamID: UInt32) {
         RelayMetrics.shared.countPush(reason: record.reason, outcome: record.outcome)
         RelayLog.log(.info, "push") { line in
             line.add("conn", UInt64(connection.id))
@@ -126,6 +127,7 @@ extension ProviderRoutes {
             line.add("reason", record.reason ?? "-")
             line.add("outcome", record.outcome.rawValue)
             line.add("activity", record.activityId ?? "-")
+            line.add("seq", seq)
         }
     }
 }

@@ -66,7 +66,8 @@ final class RelayConfigurationArgumentsTests: XCTestCase {
     func testBadArgumentsAreOneLineErrorsNamingTheValue() {
         let listen = "is not HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost"
         let usage =
-            "(usage: serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N])"
+            "(usage: serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] "
+            + "[--log-format text|json])"
         let table: [([String], String)] = [
             (["--listen", "localhost:99999"], "--listen: 'localhost:99999' \(listen)"),
             (["--listen", "example.com:80"], "--listen: 'example.com:80' \(listen)"),

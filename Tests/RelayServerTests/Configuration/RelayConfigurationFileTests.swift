@@ -267,8 +267,8 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, healthListen, http, listen, logLevel, providerKeys, providerRefusalLimit, "
-                    + "retention, rules, stream, threads, tls) (found number 8443)")
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, healthListen, http, listen, logFormat, logLevel, metrics, "
+                    + "providerKeys, providerRefusalLimit, retention, rules, stream, threads, tls) (found number 8443)")
         }
     }
 

@@ -204,6 +204,7 @@ final class OperationsLiveTests: XCTestCase {
         let lines = text.split(separator: "\n")
         XCTAssertFalse(lines.isEmpty)
         var events: [String: Int] = [:]
+        var seqs: [Int] = []
         for line in lines {
             let object = try XCTUnwrap(
                 JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
@@ -212,15 +213,19 @@ final class OperationsLiveTests: XCTestCase {
             XCTAssertNotNil(object["level"] as? String)
             events[event, default: 0] += 1
             if event == "push" {
-                for key in ["apnsId", "uniqueId", "status", "outcome", "token", "activity"] {
+                for key in ["apnsId", "uniqueId", "status", "outcome", "token", "activity", "seq"] {
                     XCTAssertNotNil(object[key], "push line without \(key): \(line)")
                 }
                 XCTAssertLessThanOrEqual((object["token"] as? String)?.count ?? 99, 8)
+                seqs.append((object["seq"] as? NSNumber)?.intValue ?? 0)
             }
             for secret in secrets { XCTAssertFalse(line.contains(secret), "a secret in the log: \(line)") }
             XCTAssertFalse(line.utf8.contains { $0 < 0x20 || $0 == 0x7F }, "a raw control byte: \(line)")
         }
         XCTAssertEqual(events["push"], 9)
+        XCTAssertEqual(seqs, seqs.sorted(), "each push names its push.received event, in order")
+        XCTAssertEqual(Set(seqs).count, 9)
+        XCTAssertFalse(seqs.contains(0))
         XCTAssertTrue(text.contains(activityID), "push lines name the activity")
         for event in ["app.device.create", "app.activity.start", "app.activity.end", "app.pushToStart.token"] {
             XCTAssertNotNil(events[event], "no \(event) line in \(events)")
