@@ -113,6 +113,7 @@ extension DeviceEmulator {
             record.hintNotes = hints
         }
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
+        if error == nil, let deviceId, let name = devices[deviceId]?.name { record.deviceName = name }
         emit(RelayEvent(type: .pushReceived, at: now, push: copy record, deviceId: deviceId))
         return PushResult(error: error, record: record)
     }
