@@ -94,6 +94,12 @@ public final class RelayRuntime: Sendable {
         server.onRefusal { [weak server] reason, peer in
             refusals.report(reason, peer: peer, total: server?.refusedConnections ?? 0)
         }
+        let faults = options.routeSettings.faults
+        server.onAccept { peer in
+            guard faults.hasHandshakeRules, let rule = faults.refusesHandshake() else { return true }
+            RelayLog.info("fault.handshakeRefused", ["peer": peer, "rule": rule.id])
+            return false
+        }
         server.onHandshakeFailure { peer, error in
             RelayLog.debug("tls.handshake.failed", ["peer": peer, "error": "\(error)"])
         }
