@@ -61,7 +61,9 @@ extension FaultRule {
         case "refuseHandshakes":
             try fields.rejectUnknown(["kind", "seconds"])
             let seconds = try fields.requireNumber("seconds")
-            guard seconds > 0, seconds <= 86_400 else { throw fields.error("seconds", "must be above 0, at most 86400") }
+            guard seconds > 0, seconds <= 86_400 else {
+                throw fields.error("seconds", "must be above 0, at most 86400")
+            }
             action = .refuseHandshakes(seconds: seconds)
         default:
             throw fields.error("kind", "must be \"error\", \"latency\", \"goaway\", \"reset\" or \"refuseHandshakes\"")

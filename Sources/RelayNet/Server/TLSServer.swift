@@ -174,7 +174,8 @@ public final class TLSServer: @unchecked Sendable {
         if state.shuttingDown { listener.close() }
     }
 
-    /// Admits an accepted socket (or closes it at once when over `maxConnections` or shutting down) and
+    /// Admits an accepted socket (or closes it at once when over `maxConnections`, shutting down or refused
+    /// by the `onAccept` gate) and
     /// hands it to the next loop.
     private func dealOut(_ socket: Socket, peer: SocketAddress) {
         let host = peer.host

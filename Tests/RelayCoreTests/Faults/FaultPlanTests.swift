@@ -13,7 +13,8 @@ final class FaultPlanTests: XCTestCase {
     }
 
     /// The kinds of answer rule the pushes get (`-` for none).
-    private func run(_ plan: inout FaultPlan, _ count: Int, bundle: String = "com.a", token: String = "aa") -> [String] {
+    private func run(_ plan: inout FaultPlan, _ count: Int, bundle: String = "com.a", token: String = "aa") -> [String]
+    {
         (1...count).map { index in
             plan.decide(bundleId: bundle, token: token, connectionPushes: index).rule?.action.kind ?? "-"
         }

@@ -31,7 +31,8 @@ final class DeviceRoutesTests: XCTestCase {
     }
 
     func testNameAndModelArePersistedAndReturned() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("device-names-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "device-names-\(UUID().uuidString)")
         api.close()
         api = try AppAPIHarness(directory: directory)
         let created = api.send("POST", "/v1/devices", json: ["name": "Ana’s iPhone", "model": "iPhone 16 Pro"])

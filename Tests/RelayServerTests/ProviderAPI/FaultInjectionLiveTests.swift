@@ -78,7 +78,8 @@ final class FaultInjectionLiveTests: XCTestCase {
         XCTAssertEqual(attempts("error500"), ["500", "500", "200"])
         XCTAssertEqual(attempts("error503"), ["503", "200"])
         XCTAssertEqual(attempts("error429"), ["429", "200"])
-        XCTAssertEqual(steps["error503"]?["attempts"].flatMap { ($0 as? [[String: Any]])?.first?["reason"] as? String },
+        XCTAssertEqual(
+            steps["error503"]?["attempts"].flatMap { ($0 as? [[String: Any]])?.first?["reason"] as? String },
             "ServiceUnavailable")
 
         // Each fault's pushes are logged as injected, then the retry applied.
@@ -124,7 +125,8 @@ final class FaultInjectionLiveTests: XCTestCase {
         XCTAssertEqual(record["outcome"] as? String, "injected")
         XCTAssertEqual(record["activityId"] as? String, activity.id)
         XCTAssertNil(record["deviceName"], "an injected push reached no device")
-        let applied = try XCTUnwrap(try provider.pushLog("apnsId=\(steps["applied"]?["apnsId"] as? String ?? "")").first)
+        let applied = try XCTUnwrap(
+            try provider.pushLog("apnsId=\(steps["applied"]?["apnsId"] as? String ?? "")").first)
         XCTAssertEqual(applied["deviceName"] as? String, "Ana’s iPhone", "the push log names the device reached")
 
         // Cleared, the same push applies.
