@@ -1,10 +1,5 @@
 // MARK: - Injected faults (what the provider API answered instead of delivering)
 
-extension PushOutcome {
-    /// Answered by an injected fault (error, GOAWAY, reset) instead of reaching the device.
-    public static let injected = PushOutcome("injected")
-}
-
 extension DeviceEmulator {
     /// Logs a valid push that an injected fault answered instead of the device: outcome
     /// `injected`, `status` and `reason` as answered (0 and nil when no answer was sent), the

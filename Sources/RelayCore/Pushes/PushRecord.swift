@@ -20,6 +20,8 @@ public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let rejected = PushOutcome("rejected")
     /// A broadcast handed to the channel's subscribers.
     public static let broadcast = PushOutcome("broadcast")
+    /// Answered by an injected fault (error, GOAWAY, reset) instead of reaching the device.
+    public static let injected = PushOutcome("injected")
 }
 
 /// One entry of the push log (CONTRACT section 5, like the Delivery Log of Apple's console).
