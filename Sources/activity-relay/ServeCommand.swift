@@ -64,7 +64,8 @@ enum ServeCommand {
                 providerRefusalLimit: configuration.providerRefusalLimit,
                 broadcastBundleIDs: configuration.broadcastBundleIDs,
                 devProviderKey: DevProviderKey(
-                    teamID: DataDirectory.devTeamID, keyID: DataDirectory.devKeyID, key: directory.devProviderKey)))
+                    teamID: DataDirectory.devTeamID, keyID: DataDirectory.devKeyID, key: directory.devProviderKey),
+                faults: configuration.faults.injector()))
         options.host = configuration.listen.host
         options.port = configuration.listen.port
         options.clockMode = configuration.clock == .virtual ? .virtual : .system

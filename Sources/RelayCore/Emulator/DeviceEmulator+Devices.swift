@@ -1,10 +1,13 @@
 // MARK: - Devices, app settings, push-to-start tokens
 
 extension DeviceEmulator {
-    /// Creates a device whose API key hashes to `keyHash`.
-    public mutating func createDevice(keyHash: String, at time: UnixSeconds) -> EmulatedDevice {
+    /// Creates a device whose API key hashes to `keyHash`, with an optional name and model
+    /// (checked by the caller with `DeviceLabel`).
+    public mutating func createDevice(
+        keyHash: String, name: String? = nil, model: String? = nil, at time: UnixSeconds
+    ) -> EmulatedDevice {
         let now = arrive(at: time)
-        let device = EmulatedDevice(id: ids.uuid(), createdAt: now, keyHash: keyHash)
+        let device = EmulatedDevice(id: ids.uuid(), createdAt: now, keyHash: keyHash, name: name, model: model)
         save(device)
         return device
     }

@@ -10,6 +10,8 @@ public struct PushContext: Sendable {
     /// The payload as received: its bytes when it was JSON, or a value (a string when it was not
     /// JSON, null when there was none).
     public var payload: PushPayload
+    /// The injected fault (latency) that the answer waits for, for the record; nil without one.
+    public var fault: JSONValue?
 
     /// How far the relay's virtual clock is ahead of real time (negative: behind); nil on the
     /// system clock. A push ignored as old says so, since a real backend's timestamps then look old.
@@ -54,6 +56,7 @@ extension DeviceEmulator {
         var record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token,
             bundleId: push.bundleID, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
+        if let fault = context.fault { record.fault = fault }
         var hints = push.hints.map(\.note)
         let result: Result<PushOutcome, APNsError>
         var deviceId: String?
@@ -116,6 +119,7 @@ extension DeviceEmulator {
         }
         let deviceId = deviceId ?? record.activityId.flatMap { activities[$0]?.deviceId }
         let seq = nextSeq
+        if error == nil, let deviceId, let name = devices[deviceId]?.name { record.deviceName = name }
         emit(RelayEvent(type: .pushReceived, at: now, push: copy record, deviceId: deviceId))
         return PushResult(error: error, record: record, seq: seq)
     }

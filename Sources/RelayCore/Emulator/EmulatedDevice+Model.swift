@@ -11,11 +11,17 @@ public struct EmulatedDevice: Sendable, Hashable {
     public var pushToStartTokens: [PushToStartToken]
     /// Push-to-start budget per bundle ID.
     public var pushToStartBudgets: [String: PushToStartBudget]
+    /// What the person calls the phone ("Ana's iPhone"), if given (see `DeviceLabel`).
+    public var name: String?
+    /// The phone's model ("iPhone 16 Pro"), if given (see `DeviceLabel`).
+    public var model: String?
 
-    public init(id: String, createdAt: UnixSeconds, keyHash: String) {
+    public init(id: String, createdAt: UnixSeconds, keyHash: String, name: String? = nil, model: String? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.keyHash = keyHash
+        self.name = name
+        self.model = model
         apps = [:]
         pushToStartTokens = []
         pushToStartBudgets = [:]
@@ -32,6 +38,7 @@ public struct EmulatedDevice: Sendable, Hashable {
             "apps": .object(JSONObject(apps.mapValues(\.json))),
             "pushToStartTokens": .array(pushToStartTokens.map(\.json)),
             "pushToStartBudgets": .object(JSONObject(pushToStartBudgets.mapValues(\.json))),
+            "name": .optional(name.map(JSONValue.string)), "model": .optional(model.map(JSONValue.string)),
         ]
     }
 
@@ -47,7 +54,8 @@ public struct EmulatedDevice: Sendable, Hashable {
         let fields = try JSONFields(json)
         var device = EmulatedDevice(
             id: try fields.requireString("id"), createdAt: try fields.requireNumber("createdAt"),
-            keyHash: try fields.requireString("keyHash"))
+            keyHash: try fields.requireString("keyHash"), name: try fields.string("name"),
+            model: try fields.string("model"))
         if let apps = fields.value("apps") {
             let appFields = try JSONFields(apps, path: "apps")
             for (bundleId, value) in appFields.members {

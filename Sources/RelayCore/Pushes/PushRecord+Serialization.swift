@@ -8,6 +8,8 @@ extension PushRecord {
         writer.member("apnsId", string: apnsId)
         writer.member("bundleId", string: bundleId)
         if let channelId { writer.member("channelId", string: channelId) }
+        if let deviceName { writer.member("deviceName", string: deviceName) }
+        if let fault { writer.member("fault", fault) }
         writer.member("headers") { storage in loggedHeaders.write(to: &storage) }
         writer.member("hint", string: hint)
         writer.member("outcome", string: outcome.rawValue)

@@ -20,6 +20,8 @@ public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringCon
     public static let rejected = PushOutcome("rejected")
     /// A broadcast handed to the channel's subscribers.
     public static let broadcast = PushOutcome("broadcast")
+    /// Answered by an injected fault (error, GOAWAY, reset) instead of reaching the device.
+    public static let injected = PushOutcome("injected")
 }
 
 /// One entry of the push log (CONTRACT section 5, like the Delivery Log of Apple's console).
@@ -46,6 +48,8 @@ public struct PushRecord: Sendable, Hashable {
         var hint: PushHint
         var activityId: String?
         var responseBody: ResponseBody?
+        var deviceName: String?
+        var fault: JSONValue?
     }
 
     /// The body sent with an error status: as it was given, or, for a refusal the emulator
@@ -138,6 +142,16 @@ public struct PushRecord: Sendable, Hashable {
         get { storage.value.activityId }
         set { storage.value.activityId = newValue }
     }
+    /// The name of the device the push reached (nil when it reached none or the device has no name).
+    public var deviceName: String? {
+        get { storage.value.deviceName }
+        set { storage.value.deviceName = newValue }
+    }
+    /// The injected fault that shaped the answer (`{"id", "kind", ...}`, see `FaultRule`), or nil.
+    public var fault: JSONValue? {
+        get { storage.value.fault }
+        set { storage.value.fault = newValue }
+    }
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
     public var responseBody: JSONValue? {
         get { storage.value.responseBody?.json }
@@ -193,6 +207,8 @@ public struct PushRecord: Sendable, Hashable {
             members["token"] = .optional(token.map(JSONValue.string))
         }
         if let responseBody { members["response"] = responseBody }
+        if let deviceName { members["deviceName"] = .string(deviceName) }
+        if let fault { members["fault"] = fault }
         return .object(members)
     }
 }

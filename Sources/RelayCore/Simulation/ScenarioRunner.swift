@@ -14,6 +14,9 @@ public struct ScenarioRunner {
     private var lastOutcome: String?
     private var lastReason: String?
     private var unnamedActivities = 0
+    /// The scenario's `faults`, applied to its pushes as one connection's.
+    private var faults = FaultPlan()
+    private var pushCount = 0
 
     private enum Reference {
         case device(String)
@@ -29,7 +32,9 @@ public struct ScenarioRunner {
         guard let top = scenario.objectValue else {
             throw ScenarioError(path: "", message: "a scenario must be an object")
         }
-        let known: Set<String> = ["name", "description", "start", "seed", "rules", "devices", "steps", "until"]
+        let known: Set<String> = [
+            "name", "description", "start", "seed", "rules", "devices", "steps", "until", "faults",
+        ]
         if let unknown = top.keys.sorted().first(where: { !known.contains($0) }) {
             throw ScenarioError(
                 path: unknown, message: "is not a scenario key (\(known.sorted().joined(separator: ", ")))")
@@ -56,6 +61,8 @@ public struct ScenarioRunner {
         var runner = ScenarioRunner(
             emulator: DeviceEmulator(rules: rules, ids: SeededIdentifiers(seed: UInt64(seed)), now: start),
             start: start)
+        runner.faults.seed = UInt64(seed)
+        try runner.addFaults(top["faults"], at: start)
         try runner.createDevices(top["devices"])
         let steps = try Self.requiredArray(top["steps"], path: "steps", of: "steps", allowsEmpty: true)
         var previous = 0.0
@@ -350,7 +357,7 @@ public struct ScenarioRunner {
         let result: PushResult
         switch validated {
         case .success(let request):
-            result = emulator.deliver(request, context: context, at: time)
+            result = deliver(request, context: context, at: time)
         case .failure(let error):
             result = emulator.recordRefusal(
                 error, token: token, bundleId: bundleId, context: context, at: time)
@@ -362,6 +369,53 @@ public struct ScenarioRunner {
         let event = payload["aps"]?["event"]?.stringValue ?? "?"
         let priority = fields.first { $0.name == "apns-priority" }?.value ?? "10"
         notePush(time, "push", "\(event) → \(target) p\(priority)", result: result)
+    }
+
+    /// The scenario's `faults`: rules in the shape of `POST /v1/faults`, except `refuseHandshakes`
+    /// (a simulation makes no connections).
+    private mutating func addFaults(_ value: JSONValue?, at start: UnixSeconds) throws(ScenarioError) {
+        guard let value, !value.isNull else { return }
+        guard let elements = value.arrayValue else {
+            throw ScenarioError(path: "faults", message: "must be a list of fault rules (found \(value.typeName))")
+        }
+        for (index, element) in elements.enumerated() {
+            let path = "faults[\(index)]"
+            let parsed: (rule: FaultRule, ownSeed: Bool)
+            do {
+                parsed = try FaultRule.parse(element, path: path, createdAt: start)
+            } catch {
+                throw ScenarioError(path: error.key, message: error.message)
+            }
+            if case .refuseHandshakes = parsed.rule.action {
+                throw ScenarioError(path: "\(path).kind", message: "refuseHandshakes has no effect in a simulation")
+            }
+            guard faults.add(parsed.rule, ownSeed: parsed.ownSeed) != nil else {
+                throw ScenarioError(path: path, message: "at most \(FaultPlan.maxRules) fault rules")
+            }
+        }
+    }
+
+    /// A valid push through the scenario's fault rules, then (unless one answered) to the device.
+    /// GOAWAY and reset answer nothing (status 0): a client would send the push again.
+    private mutating func deliver(_ request: LiveActivityPushRequest, context: PushContext, at time: UnixSeconds)
+        -> PushResult
+    {
+        pushCount += 1
+        guard !faults.rules.isEmpty else { return emulator.deliver(request, context: context, at: time) }
+        let decision = faults.decide(
+            bundleId: request.bundleID, token: request.deviceToken.hex, connectionPushes: pushCount)
+        var context = context
+        if !decision.isEmpty { context.fault = decision.json }
+        switch decision.rule?.action {
+        case .error(let status, let reason):
+            return emulator.recordInjected(
+                request, status: status, reason: reason, fault: decision.json, context: context, at: time)
+        case .goaway, .reset:
+            return emulator.recordInjected(
+                request, status: 0, reason: nil, fault: decision.json, context: context, at: time)
+        default:
+            return emulator.deliver(request, context: context, at: time)
+        }
     }
 
     private mutating func createChannel(

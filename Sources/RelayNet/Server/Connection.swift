@@ -146,6 +146,15 @@ public final class Connection: @unchecked Sendable {
         }
     }
 
+    /// Drops the connection at once, as a crashed or unplugged server would: nothing pending is
+    /// sent, no close_notify, and the socket is closed with a TCP RST.
+    public func reset() {
+        precondition(loop.inLoop, "Connection.reset must be called on its loop")
+        guard phase != .closed else { return }
+        socket.setResetOnClose()
+        close(error: ConnectionError.reset)
+    }
+
     /// Starts graceful shutdown: an unfinished handshake is dropped; a ready connection's handler is
     /// told once through `shutdownRequested`.
     func requestShutdown() {

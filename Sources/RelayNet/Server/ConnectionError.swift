@@ -6,12 +6,15 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
     case shutdownGracePeriodExpired
     /// The event loop stopped while the connection was open.
     case eventLoopStopped
+    /// The handler asked for a reset (`Connection.reset`): no TLS close, a TCP RST.
+    case reset
 
     public var description: String {
         switch self {
         case .handshakeTimedOut(let seconds): "TLS handshake not finished within \(seconds) s"
         case .shutdownGracePeriodExpired: "closed when the shutdown grace period expired"
         case .eventLoopStopped: "closed because its event loop stopped"
+        case .reset: "reset on request"
         }
     }
 }

@@ -35,6 +35,7 @@ public final class TLSServer: @unchecked Sendable {
     private var shuttingDown = false
     private var allClosedCallbacks: [@Sendable () -> Void] = []
     private var handshakeFailureObserver: (@Sendable (_ remoteAddress: String, _ error: any Error) -> Void)?
+    private var admission: (@Sendable (_ remoteAddress: String) -> Bool)?
 
     /// Prepares a server; nothing listens until `bind`. `makeHandler` runs on the connection's loop when its
     /// handshake completes. SIGPIPE is ignored process-wide from here on (sockets also use MSG_NOSIGNAL).
@@ -68,6 +69,12 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Connections closed at once by `maxConnections` or `maxConnectionsPerAddress` since start.
     public var refusedConnections: UInt64 { lock.withLock { refused } }
+
+    /// Asks `admit` (on a loop thread) about every accepted connection before its handshake; one it
+    /// refuses is closed at once, so the client's handshake fails. For fault injection.
+    public func onAccept(_ admit: @escaping @Sendable (_ remoteAddress: String) -> Bool) {
+        lock.withLock { admission = admit }
+    }
 
     /// Starts listening on `host` (IPv4 or IPv6 literal, or `localhost`) and `port` (0 picks a free one);
     /// returns the bound port. Call from outside the group's loops (it waits for one of them). May be
@@ -167,11 +174,13 @@ public final class TLSServer: @unchecked Sendable {
         if state.shuttingDown { listener.close() }
     }
 
-    /// Admits an accepted socket (or closes it at once when over `maxConnections` or shutting down) and
+    /// Admits an accepted socket (or closes it at once when over `maxConnections`, shutting down or refused
+    /// by the `onAccept` gate) and
     /// hands it to the next loop.
     private func dealOut(_ socket: Socket, peer: SocketAddress) {
         let host = peer.host
         var refusal: ConnectionRefusal?
+        var admit: (@Sendable (String) -> Bool)?
         let admitted: (id: UInt64, state: LoopState)? = lock.withLock {
             guard !shuttingDown else { return nil }
             let fromPeer = openPerAddress[host, default: 0]
@@ -186,12 +195,19 @@ public final class TLSServer: @unchecked Sendable {
             }
             openConnections += 1
             openPerAddress[host] = fromPeer + 1
+            admit = admission
             defer { nextConnectionID += 1 }
             return (nextConnectionID, loopStates[Int(nextConnectionID % UInt64(loopStates.count))])
         }
         guard let (id, state) = admitted else {
             socket.close()
             if let refusal { lock.withLock { refusalObserver }?(refusal, peer.description) }
+            return
+        }
+        if let admit, !admit(peer.description) {
+            socket.setResetOnClose()
+            socket.close()
+            released(host: host)
             return
         }
         if state.loop.inLoop {

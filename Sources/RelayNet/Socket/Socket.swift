@@ -70,6 +70,12 @@ struct Socket: Sendable {
         try setOption(Int32(IPPROTO_TCP), TCP_NODELAY, 1, name: "setsockopt(TCP_NODELAY)")
     }
 
+    /// Makes the next `close` send a TCP RST instead of a FIN (SO_LINGER on with a zero timeout).
+    func setResetOnClose() {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+    }
+
     /// Reads up to `buffer.count` bytes; `.processed(0)` is the peer's end of stream.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(SystemError) -> IOResult {
         try nonBlockingSyscall("recv") { recv(fd, buffer.baseAddress, buffer.count, 0) }

@@ -16,7 +16,7 @@ public enum AppAPI {
         let context = AppContext(service: service, auth: auth ?? AppAuth(adminKey: settings.adminKey, service: service))
         return [
             DeviceRoutes(context: context), ActivityRoutes(context: context), AlarmRoutes(context: context),
-            ClockRoutes(context: context),
+            ClockRoutes(context: context), FaultRoutes(context: context, faults: settings.faults),
         ]
     }
 }

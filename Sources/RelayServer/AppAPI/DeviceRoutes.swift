@@ -3,7 +3,8 @@ import RelayNet
 
 /// `/v1/devices`: emulated phones, their per-app settings and push-to-start tokens.
 ///
-/// - `POST /v1/devices` (admin only) → `201 {deviceId, deviceKey, createdAt}`; only the key's hash is kept.
+/// - `POST /v1/devices` `{name?, model?}` (admin only) → `201 {deviceId, deviceKey, createdAt, name, model}`;
+///   only the key's hash is kept.
 /// - `GET /v1/devices` → `{"items": [device]}` (a device key sees only its own device).
 /// - `GET /v1/devices/{deviceId}` → the device.
 /// - `GET /v1/devices/{deviceId}/timeline?family=&until=` → the device's widget timeline
@@ -56,7 +57,18 @@ struct DeviceRoutes: RouteGroup {
     }
 
     private func create(_ call: AppCall) {
-        guard !call.forbiddenUnlessAdmin("creating a device"), call.jsonObject(.optional, allowing: []) != nil else {
+        guard !call.forbiddenUnlessAdmin("creating a device"),
+            let members = call.jsonObject(.optional, allowing: ["name", "model"])
+        else {
+            return
+        }
+        let name: String?
+        let model: String?
+        do {
+            name = try DeviceLabel.parse(members["name"], key: "name")
+            model = try DeviceLabel.parse(members["model"], key: "model")
+        } catch {
+            call.fail(error, .init())
             return
         }
         let key: DeviceKey
@@ -70,11 +82,13 @@ struct DeviceRoutes: RouteGroup {
         let hash = key.hash
         let secret = key.secret
         call.commit(context.service, ids: .init()) { emulator, now in
-            emulator.createDevice(keyHash: hash, at: now)
+            emulator.createDevice(keyHash: hash, name: name, model: model, at: now)
         } success: { device in
             auth.remember(deviceId: device.id, keyHash: hash)
             let body: JSONValue = [
                 "deviceId": .string(device.id), "deviceKey": .string(secret), "createdAt": .number(device.createdAt),
+                "name": .optional(device.name.map(JSONValue.string)),
+                "model": .optional(device.model.map(JSONValue.string)),
             ]
             return (201, body, .init(device: device.id))
         }

@@ -36,6 +36,8 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var durability = DurabilitySettings()
     /// Event-stream buffering, heartbeats and tickets.
     public var stream = StreamSettings()
+    /// Fault rules injected from the start (config object `faults`).
+    public var faults = FaultSettings()
     /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;
     /// 0 never closes.
     public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit

@@ -48,6 +48,13 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
             guard let session = self else { return }
             loop.execute { session.closeGracefully(reason: reason) }
         }
+        context.injectClose = { [weak self] streamID, reason in
+            guard let session = self else { return }
+            loop.execute { session.injectClose(streamID: streamID, goawayReason: reason) }
+        }
+        context.runAfter = { seconds, work in
+            loop.execute { loop.schedule(after: seconds, work) }
+        }
         if limits.gateUntilAuthenticated {
             let full = limits.maxConcurrentStreams
             context.openGate = { [weak self] in
@@ -312,6 +319,22 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func closeGracefully(reason: String) {
         guard !isClosed else { return }
         RelayLog.info("h2.goaway", ["conn": String(connection.id), "reason": reason])
+        h2.sendGoaway(code: .noError, debugData: Self.reasonData(reason))
+        flush()
+    }
+
+    /// An injected fault's end of a stream: refused with GOAWAY `{"reason": reason}` (the client
+    /// may retry it on a new connection), or, with no reason, the connection reset mid-stream.
+    private func injectClose(streamID: UInt32, goawayReason: String?) {
+        guard !isClosed else { return }
+        pending.remove(streamID)
+        guard let reason = goawayReason else {
+            RelayLog.info("fault.reset", ["conn": String(connection.id), "stream": String(streamID)])
+            connection.reset()
+            return
+        }
+        RelayLog.info("fault.goaway", ["conn": String(connection.id), "stream": String(streamID), "reason": reason])
+        h2.resetStream(streamID: streamID, code: .refusedStream)
         h2.sendGoaway(code: .noError, debugData: Self.reasonData(reason))
         flush()
     }

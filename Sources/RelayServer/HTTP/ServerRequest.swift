@@ -28,6 +28,15 @@ public final class ConnectionContext: @unchecked Sendable {
     /// The device-push topics this connection sent lately that passed the topic checks, with
     /// their bundle IDs: a provider pushes to a few apps over a connection (see `TopicMemo`).
     var topics = TopicMemo()
+    /// Device pushes that passed their checks on this connection (for GOAWAY faults' `afterStreams`).
+    var providerPushes = 0
+    /// Ends a stream as an injected fault asks, from any thread: with a GOAWAY reason, the stream
+    /// is refused (RST_STREAM REFUSED_STREAM) and the connection gets GOAWAY; with nil, the
+    /// connection is reset. Set by the HTTP/2 session.
+    var injectClose: (@Sendable (_ streamID: UInt32, _ goawayReason: String?) -> Void)?
+    /// Runs `work` on the connection's loop after `seconds`, from any thread (injected latency);
+    /// set by the HTTP/2 session.
+    var runAfter: (@Sendable (_ seconds: Double, _ work: @escaping @Sendable () -> Void) -> Void)?
 
     /// A context; the server makes one per connection, tests make their own.
     public init(

@@ -38,6 +38,19 @@ extension ProviderRoutes {
             }
         let connection = request.context
         let streamID = request.streamID
+        if case .success(let push) = validated {
+            connection.providerPushes += 1
+            if faults.appliesToPushes {
+                let decision = faults.decide(
+                    bundleId: push.bundleID, token: push.deviceToken.hex, connectionPushes: connection.providerPushes)
+                if !decision.isEmpty {
+                    injectFault(
+                        decision, push: push, context: pushContext, connection: connection, streamID: streamID,
+                        respond: respond)
+                    return
+                }
+            }
+        }
 
         service.perform(
             { emulator, now -> PushResult in
@@ -61,6 +74,63 @@ extension ProviderRoutes {
                     Self.logPush(result.record, seq: result.seq, connection: connection, streamID: streamID)
                     respond(.full(response))
                     count(status: result.status, reason: result.error?.reason, on: connection)
+                case .failure(let error):
+                    RelayLog.error(
+                        "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])
+                    respond(.full(APNsResponse.storeFailure(idHeader: "apns-id", id: apnsID)))
+                }
+            })
+    }
+
+    /// A valid push that fault rules fired on: latency delays the answer of a push delivered as
+    /// usual; an error answers instead of the device; GOAWAY refuses the stream and closes the
+    /// connection; a reset drops it. Every one is logged before the answer (or the close).
+    private func injectFault(
+        _ decision: FaultPlan.Decision, push: LiveActivityPushRequest, context: PushContext,
+        connection: ConnectionContext, streamID: UInt32, respond: @escaping @Sendable (ServerResponse) -> Void
+    ) {
+        var pushContext = context
+        let fault = decision.json
+        pushContext.fault = fault
+        let apnsID = context.apnsId
+        let delay = decision.latencyMs / 1000
+        // The answer (or close) waits for the latency rules on the connection's loop.
+        let later: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
+            if delay > 0, let runAfter = connection.runAfter { runAfter(delay, work) } else { work() }
+        }
+        service.perform(
+            { emulator, now -> PushResult in
+                switch decision.rule?.action {
+                case .error(let status, let reason):
+                    return emulator.recordInjected(
+                        push, status: status, reason: reason, fault: fault, context: pushContext, at: now)
+                case .goaway, .reset:
+                    return emulator.recordInjected(
+                        push, status: 0, reason: nil, fault: fault, context: pushContext, at: now)
+                default:
+                    return emulator.deliver(push, context: pushContext, at: now)
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .success(let result):
+                    Self.logPush(result.record, seq: result.seq, connection: connection, streamID: streamID)
+                    later {
+                        switch decision.rule?.action {
+                        case .goaway(_, let reason):
+                            connection.injectClose?(streamID, reason)
+                        case .reset:
+                            connection.injectClose?(streamID, nil)
+                        default:
+                            let response =
+                                if let error = result.error {
+                                    APNsResponse.refused(error, idHeader: "apns-id", id: apnsID)
+                                } else {
+                                    APNsResponse.accepted(apnsID: apnsID, uniqueID: context.uniqueId)
+                                }
+                            respond(.full(response))
+                        }
+                    }
                 case .failure(let error):
                     RelayLog.error(
                         "push.store", ["conn": String(connection.id), "apnsId": apnsID, "error": error.description])

@@ -24,17 +24,20 @@ public struct ProviderRoutes: RouteGroup {
     let refusalLimit: Int
     /// The apps with the Broadcast Capability (see `authorizeBroadcast`).
     let broadcastBundleIDs: AllowedBundleIDs
+    /// Injected failures for device pushes (`/v1/faults`).
+    let faults: FaultInjector
 
     /// The default of `refusalLimit`: Apple documents that APNs disconnects after "too many
     /// errors" without a number; 100 in a row is the relay's.
     public static let defaultRefusalLimit = 100
 
     /// The provider API over `service`, accepting tokens of `keyring`'s keys; channels and
-    /// broadcasts only for the apps of `broadcastBundleIDs`.
+    /// broadcasts only for the apps of `broadcastBundleIDs`; device pushes meet `faults`' rules.
     public init(
         service: RelayService, keyring: ProviderKeyring, refusalLimit: Int = defaultRefusalLimit,
-        broadcastBundleIDs: AllowedBundleIDs = .any
+        broadcastBundleIDs: AllowedBundleIDs = .any, faults: FaultInjector = FaultInjector()
     ) {
+        self.faults = faults
         self.service = service
         self.authenticator = ProviderAuthenticator(keyring: keyring, clock: service.clock)
         self.refusalLimit = max(0, refusalLimit)

@@ -15,12 +15,15 @@ public struct RouteSettings: Sendable {
     /// The key the browser console's "send a push" form has provider tokens signed with (for an
     /// admin only); nil turns the form off.
     public var devProviderKey: DevProviderKey?
+    /// The injected faults shared by the provider API, `/v1/faults` and the listener.
+    public var faults: FaultInjector
 
     public init(
         adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
         providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit, broadcastBundleIDs: AllowedBundleIDs = .any,
-        devProviderKey: DevProviderKey? = nil
+        devProviderKey: DevProviderKey? = nil, faults: FaultInjector = FaultInjector()
     ) {
+        self.faults = faults
         self.adminKey = adminKey
         self.keyring = keyring
         self.stream = stream
@@ -39,7 +42,7 @@ public enum DefaultRoutes {
             MetricsRoutes(service: service, auth: auth),
             ProviderRoutes(
                 service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit,
-                broadcastBundleIDs: settings.broadcastBundleIDs),
+                broadcastBundleIDs: settings.broadcastBundleIDs, faults: settings.faults),
             // Before the /v1 app routes: the push log owns exactly /v1/pushes, the stream
             // /v1/stream and /v1/stream-tickets.
             PushLogRoutes(service: service, auth: auth),

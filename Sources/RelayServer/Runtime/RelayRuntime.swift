@@ -99,6 +99,12 @@ public final class RelayRuntime: Sendable {
         server.onRefusal { [weak server] reason, peer in
             refusals.report(reason, peer: peer, total: server?.refusedConnections ?? 0)
         }
+        let faults = options.routeSettings.faults
+        server.onAccept { peer in
+            guard faults.hasHandshakeRules, let rule = faults.refusesHandshake() else { return true }
+            RelayLog.info("fault.handshakeRefused", ["peer": peer, "rule": rule.id])
+            return false
+        }
         let port: UInt16
         var health: (server: TLSServer, port: UInt16)?
         var metrics: (server: TLSServer, port: UInt16)?

@@ -1,3 +1,4 @@
+import Foundation
 import RelayCore
 import RelayServer
 import XCTest
@@ -22,11 +23,52 @@ final class DeviceRoutesTests: XCTestCase {
         XCTAssertNil(fetched["deviceKey"])
     }
 
-    func testCreateRefusesBodyMembers() {
+    func testCreateRefusesUnknownBodyMembers() {
         XCTAssertEqual(api.send("POST", "/v1/devices", json: [:]).status, 201)
-        let reply = api.send("POST", "/v1/devices", json: ["name": "phone"])
+        let reply = api.send("POST", "/v1/devices", json: ["colour": "blue"])
         XCTAssertEqual(reply.status, 400)
         XCTAssertEqual(reply.error, "invalidRequest")
+    }
+
+    func testNameAndModelArePersistedAndReturned() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "device-names-\(UUID().uuidString)")
+        api.close()
+        api = try AppAPIHarness(directory: directory)
+        let created = api.send("POST", "/v1/devices", json: ["name": "Ana’s iPhone", "model": "iPhone 16 Pro"])
+        XCTAssertEqual(created.status, 201)
+        XCTAssertEqual(created["name"], "Ana’s iPhone")
+        let id = try XCTUnwrap(created["deviceId"]?.stringValue)
+        let fetched = api.send("GET", "/v1/devices/\(id)")
+        XCTAssertEqual(fetched["name"], "Ana’s iPhone")
+        XCTAssertEqual(fetched["model"], "iPhone 16 Pro")
+        XCTAssertEqual(api.send("GET", "/v1/devices")["items"]?.arrayValue?.first?["model"], "iPhone 16 Pro")
+        let unnamed = api.send("POST", "/v1/devices")
+        XCTAssertEqual(unnamed["name"], .null)
+
+        // Survives a restart of the service on the same directory.
+        api.close()
+        api = try AppAPIHarness(directory: directory)
+        XCTAssertEqual(api.send("GET", "/v1/devices/\(id)")["name"], "Ana’s iPhone")
+        api.close()
+        try FileManager.default.removeItem(at: directory)
+        api = try AppAPIHarness()
+    }
+
+    func testNameAndModelAreChecked() {
+        let cases: [(JSONValue, String)] = [
+            (["name": ""], "name: must be 1-64 characters"),
+            (["name": .string(String(repeating: "x", count: 65))], "name: must be 1-64 characters"),
+            (["name": "two\nlines"], "name: must be printable (found U+000A)"),
+            (["model": "zero\u{200B}width"], "model: must be printable (found U+200B)"),
+            (["name": "   "], "name: must not be only spaces"),
+            (["model": 16], "model: must be a string"),
+        ]
+        for (body, message) in cases {
+            let reply = api.send("POST", "/v1/devices", json: body)
+            XCTAssertEqual(reply.status, 400, "\(body)")
+            XCTAssertTrue(reply["message"]?.stringValue?.hasPrefix(message) == true, "\(reply.json)")
+        }
     }
 
     func testUnknownDeviceIs404() {

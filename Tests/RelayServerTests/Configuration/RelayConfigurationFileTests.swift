@@ -15,6 +15,33 @@ final class RelayConfigurationFileTests: XCTestCase {
         return try RelayConfiguration.parse(arguments: ["--config", name] + flags, workingDirectory: scratch.path)
     }
 
+    func testFaultsSetRulesFromTheStartAndBadRulesNameTheirPath() throws {
+        let configuration = try parse(
+            file:
+                #"{"faults": {"seed": 7, "rules": [{"kind": "error", "status": 503, "count": 2}, {"kind": "reset"}]}}"#)
+        XCTAssertEqual(configuration.faults.seed, 7)
+        let injector = configuration.faults.injector()
+        XCTAssertTrue(injector.appliesToPushes)
+        XCTAssertEqual(injector.json["items"]?.arrayValue?.compactMap { $0["id"]?.stringValue }, ["f1", "f2"])
+        XCTAssertEqual(injector.json["items"]?.arrayValue?.first?["seed"], 7)
+        XCTAssertFalse(try parse(file: "{}").faults.injector().appliesToPushes)
+        let cases = [
+            (
+                #"{"faults": {"rules": [{"kind": "error", "status": 503}, {"kind": "error", "status": 99}]}}"#,
+                "faults.rules[1].status: must be from 400 to 599 (found number 99)"
+            ),
+            (
+                #"{"faults": {"rule": []}}"#,
+                "faults.rule: is not a known key (known: rules, seed) (found array of 0)"
+            ),
+        ]
+        for (text, message) in cases {
+            XCTAssertThrowsError(try parse(file: text)) { error in
+                XCTAssertEqual((error as? ConfigurationError)?.message, message, text)
+            }
+        }
+    }
+
     func testFileSetsEveryOptionAndResolvesPathsAgainstItsDirectory() throws {
         let configuration = try parse(
             file: """
@@ -267,7 +294,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, healthListen, http, listen, logFormat, logLevel, metrics, "
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, faults, healthListen, http, listen, logFormat, logLevel, metrics, "
                     + "providerKeys, providerRefusalLimit, retention, rules, stream, threads, tls) (found number 8443)")
         }
     }

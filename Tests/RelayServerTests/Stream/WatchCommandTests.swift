@@ -101,6 +101,24 @@ final class WatchCommandTests: XCTestCase {
         watcher.stop()
     }
 
+    func testCardsNameTheDevice() throws {
+        let relay = try LiveRelay { options in options.clockMode = .virtual }
+        self.relay = relay
+        try (LiveRelay.adminKey + "\n").write(
+            to: relay.directory.appendingPathComponent("admin-key"), atomically: true, encoding: .utf8)
+        let deviceID = try relay.perform { emulator, now in
+            emulator.createDevice(keyHash: "unused", name: "Kitchen iPad", model: "iPad Air", at: now).id
+        }
+        let body: JSONValue = [
+            "deviceId": .string(deviceID), "bundleId": "com.example.app", "attributesType": "DeliveryAttributes",
+            "attributes": [:], "contentState": ["step": 1],
+        ]
+        _ = try relay.perform { emulator, now throws(EmulatorError) in try emulator.startActivity(body: body, at: now) }
+        let watched = try watchOnce(relay)
+        XCTAssertEqual(watched.status, 0, watched.stderr)
+        XCTAssertTrue(watched.stdout.contains("|  on Kitchen iPad (iPad Air)   stale: no"), watched.stdout)
+    }
+
     private func watchOnce(_ relay: LiveRelay, extra: [String] = []) throws -> ChildProcess.Outcome {
         try ChildProcess.run(
             [

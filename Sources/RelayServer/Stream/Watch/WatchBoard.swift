@@ -14,6 +14,12 @@ public struct WatchBoard: Sendable {
     public private(set) var eventCount = 0
     /// Whether a snapshot has been applied.
     public private(set) var hasSnapshot = false
+    /// Device labels (`name`, with the model in parentheses) by device id, from `GET /v1/devices`.
+    public private(set) var deviceLabels: [String: String] = [:]
+    /// Devices of activities on the board that `setDevices` has not yet seen: time to read them.
+    public private(set) var unseenDevices: Set<String> = []
+    /// Every device id `setDevices` was given or asked about (named or not).
+    private var seenDevices: Set<String> = []
 
     /// An empty board whose clock starts as `clock`.
     public init(clock: WatchClock) { self.clock = clock }
@@ -44,6 +50,34 @@ public struct WatchBoard: Sendable {
             let gone =
                 type == RelayEventType.activityDismissed.rawValue || activity["state"]?.stringValue == "dismissed"
             activities[id] = gone ? nil : activity
+        }
+        noteDevices()
+    }
+
+    /// Takes the labels of `devices` (a `GET /v1/devices` answer's items); a device without a
+    /// name or model has no label. Every id asked about counts as seen.
+    public mutating func setDevices(_ devices: [JSONValue]) {
+        for device in devices {
+            guard let id = device["deviceId"]?.stringValue ?? device["id"]?.stringValue else { continue }
+            seenDevices.insert(id)
+            let name = device["name"]?.stringValue
+            let model = device["model"]?.stringValue
+            deviceLabels[id] =
+                switch (name, model) {
+                case (let name?, let model?): "\(name) (\(model))"
+                case (let name?, nil): name
+                case (nil, let model?): model
+                case (nil, nil): nil
+                }
+        }
+        seenDevices.formUnion(unseenDevices)
+        unseenDevices = []
+    }
+
+    /// Collects the devices of the board's activities not yet looked up.
+    private mutating func noteDevices() {
+        for activity in activities.values {
+            if let id = activity["deviceId"]?.stringValue, !seenDevices.contains(id) { unseenDevices.insert(id) }
         }
     }
 

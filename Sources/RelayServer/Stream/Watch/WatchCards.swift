@@ -15,7 +15,8 @@ public enum WatchCards {
         let activities = board.orderedActivities
         lines.append(bold("ACTIVITIES (\(activities.count))", ansi))
         for activity in activities {
-            lines.append(contentsOf: activityCard(activity, now: now, ansi: ansi, width: width))
+            let device = activity["deviceId"]?.stringValue.flatMap { board.deviceLabels[$0] }
+            lines.append(contentsOf: activityCard(activity, now: now, ansi: ansi, width: width, device: device))
         }
         lines.append("")
         let alarms = board.orderedAlarms
@@ -24,8 +25,10 @@ public enum WatchCards {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// One activity as a card of four lines.
-    public static func activityCard(_ activity: JSONValue, now: UnixSeconds, ansi: Bool, width: Int = 78) -> [String] {
+    /// One activity as a card of four lines; `device` (the phone's name and model) heads the status line.
+    public static func activityCard(
+        _ activity: JSONValue, now: UnixSeconds, ansi: Bool, width: Int = 78, device: String? = nil
+    ) -> [String] {
         let state = activity["state"]?.stringValue ?? "?"
         let staleDate = activity["staleDate"]?.doubleValue
         let isStale = state == "stale" || (state == "active" && staleDate.map { $0 <= now } == true)
@@ -37,6 +40,7 @@ public enum WatchCards {
         var status = "stale: " + (isStale ? "yes" : "no")
         if let staleDate { status += " (stale date \(UTCTime.text(staleDate, dateless: true)))" }
         status += "   " + timeLeft(activity, state: state, now: now)
+        if let device { status = "on " + device + "   " + status }
         return [
             "+- " + cut(title, width - 14) + "  " + colour(state.uppercased(), state: state, ansi),
             "|  " + cut(content, width - 3),

@@ -140,6 +140,22 @@ public final class WatchSession {
         board.setClock(clock, local: Self.localNow())
     }
 
+    /// Reads the device names and models (`GET /v1/devices`); a device key sees its own device.
+    private func refreshDevices() {
+        guard
+            let connection = try? HTTPSConnection.connect(
+                host: options.host, port: options.port, context: context, timeout: options.timeout)
+        else {
+            board.setDevices([])
+            return
+        }
+        defer { connection.close() }
+        let response = try? connection.request(
+            "GET", "/v1/devices", headers: [("authorization", "bearer \(options.key)")], timeout: options.timeout)
+        let items = response.flatMap { $0.status == 200 ? try? JSONValue(parsing: $0.body) : nil }?["items"]
+        board.setDevices(items?.arrayValue ?? [])
+    }
+
     /// Reads the stream until it ends; renders every second and after events. Returns why it stopped.
     private func pump(_ stream: EventStreamConnection, output: (String) -> Void) -> String {
         var nextRender = Self.localNow()
@@ -165,6 +181,7 @@ public final class WatchSession {
                 quietSince = events.isEmpty ? (quietSince ?? Self.localNow()) : nil
                 let local = Self.localNow()
                 for event in events { board.apply(event, local: local) }
+                if !board.unseenDevices.isEmpty { refreshDevices() }
                 if !stream.lastEventID.isEmpty { lastEventID = stream.lastEventID }
             }
             if !options.once, Self.localNow() >= nextRender {
