@@ -53,11 +53,15 @@ enum Runs {
         subscribers.closeAll()
 
         var latencies: [Double] = []
+        var perPush: [Int: (first: Double, last: Double)] = [:]
         var burstDeliveries = 0
         var lastBurstArrival = burstStart
         for arrival in arrivals {
             if let sent = paced[arrival.bseq] {
-                latencies.append(arrival.at - sent)
+                let latency = arrival.at - sent
+                latencies.append(latency)
+                let seen = perPush[arrival.bseq] ?? (latency, latency)
+                perPush[arrival.bseq] = (min(seen.first, latency), max(seen.last, latency))
             } else if burstNumbers.contains(arrival.bseq) {
                 burstDeliveries += 1
                 lastBurstArrival = max(lastBurstArrival, arrival.at)
@@ -78,6 +82,14 @@ enum Runs {
         )
         print(
             "burst: \(burst) pushes from \(publishers) connections in \(format(publishSeconds)) s; \(burstDeliveries) of \(burst * count) deliveries in \(format(burstSeconds)) s = \(Int(rate)) deliveries/s"
+        )
+        // Where the tail comes from: the first delivery of a push is its way through the server
+        // (request, commit, hand-off to the loops); the spread to its last delivery is the fan-out.
+        let firsts = perPush.values.map(\.first).sorted()
+        let spreads = perPush.values.map { $0.last - $0.first }.sorted()
+        print(
+            "per push: first delivery p50 \(format(Stats.percentile(firsts, 50) * 1000)) ms, p99 \(format(Stats.percentile(firsts, 99) * 1000)) ms; "
+                + "spread to the last p50 \(format(Stats.percentile(spreads, 50) * 1000)) ms, p99 \(format(Stats.percentile(spreads, 99) * 1000)) ms"
         )
         if ended > 0 { print("streams ended by the server: \(ended)") }
         let report: JSONValue = [

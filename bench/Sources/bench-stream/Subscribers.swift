@@ -122,7 +122,6 @@ final class Subscribers: @unchecked Sendable {
         while !stop.load(ordering: .relaxed) {
             let ready = poll(&fds, nfds_t(fds.count), 50)
             guard ready > 0 else { continue }
-            let now = Clock.now()
             for index in fds.indices where fds[index].revents != 0 && open[index] {
                 fds[index].revents = 0
                 drain: while true {
@@ -141,6 +140,8 @@ final class Subscribers: @unchecked Sendable {
                         fds[index].fd = -1  // poll ignores negative descriptors
                         break drain
                     case .events(let events):
+                        // Stamped when read: draining the other ready connections first takes time.
+                        let now = Clock.now()
                         var counted = 0
                         for event in events {
                             record.bytes += event.data.utf8.count
