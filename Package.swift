@@ -12,6 +12,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "activity-relay", targets: ["activity-relay"]),
+        .library(name: "RelayJSON", targets: ["RelayJSON"]),
         .library(name: "RelayCore", targets: ["RelayCore"]),
         .library(name: "RelayHTTP", targets: ["RelayHTTP"]),
         .library(name: "RelayNet", targets: ["RelayNet"]),
@@ -27,8 +28,9 @@ let package = Package(
         // The executable's allocator: its malloc replaces glibc's for the whole process (see README).
         .systemLibrary(name: "CJemalloc", providers: [.apt(["libjemalloc-dev"])]),
 
-        // Pure layers.
-        .target(name: "RelayCore", swiftSettings: common),
+        // Pure layers: JSON, the domain over it, the HTTP codecs.
+        .target(name: "RelayJSON", swiftSettings: common),
+        .target(name: "RelayCore", dependencies: ["RelayJSON"], swiftSettings: common),
         .target(name: "RelayHTTP", swiftSettings: common),
 
         // Effects: sockets and TLS, SQLite (with LZ4 for the event log's data).
@@ -39,19 +41,21 @@ let package = Package(
         // Wiring: routes, auth, fan-out.
         .target(
             name: "RelayServer",
-            dependencies: ["RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
+            dependencies: ["RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
             // The browser console's files, compiled into the binary as byte arrays.
             resources: [.embedInCode("Console/Assets")],
             swiftSettings: common),
         .executableTarget(
-            name: "activity-relay", dependencies: ["RelayServer", "RelayCore", "RelayNet", "RelayHTTP", "CJemalloc"],
+            name: "activity-relay",
+            dependencies: ["RelayServer", "RelayJSON", "RelayCore", "RelayNet", "RelayHTTP", "CJemalloc"],
             swiftSettings: common),
 
         // Test support shared by every test target.
         .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
 
+        .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"], swiftSettings: common),
         .testTarget(
-            name: "RelayCoreTests", dependencies: ["RelayCore", "RelayTestKit"], exclude: ["Fixtures"],
+            name: "RelayCoreTests", dependencies: ["RelayJSON", "RelayCore", "RelayTestKit"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
             name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"],
@@ -64,7 +68,9 @@ let package = Package(
             swiftSettings: common),
         .testTarget(
             name: "RelayServerTests",
-            dependencies: ["RelayServer", "RelayTestKit", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore"],
+            dependencies: [
+                "RelayServer", "RelayTestKit", "RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore",
+            ],
             exclude: ["Fixtures"],
             swiftSettings: common),
     ]

@@ -22,6 +22,7 @@ let package = Package(
                 .product(name: "RelayServer", package: "ActivityRelay"),
                 .product(name: "RelayNet", package: "ActivityRelay"),
                 .product(name: "RelayHTTP", package: "ActivityRelay"),
+                .product(name: "RelayJSON", package: "ActivityRelay"),
                 .product(name: "RelayCore", package: "ActivityRelay"),
             ],
             swiftSettings: settings),
@@ -47,13 +48,16 @@ let package = Package(
             swiftSettings: settings),
         .executableTarget(
             name: "bench-json",
-            dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
+            dependencies: [.product(name: "RelayJSON", package: "ActivityRelay")],
             swiftSettings: settings),
         // Links jemalloc, as the relay's executable does (README, "Architecture"), so the core runs
         // on the allocator it runs on in the server.
         .executableTarget(
             name: "bench-core",
-            dependencies: [.product(name: "RelayCore", package: "ActivityRelay")],
+            dependencies: [
+                .product(name: "RelayJSON", package: "ActivityRelay"),
+                .product(name: "RelayCore", package: "ActivityRelay"),
+            ],
             swiftSettings: settings,
             linkerSettings: [.linkedLibrary("jemalloc")]),
     ]

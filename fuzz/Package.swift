@@ -14,6 +14,7 @@ let package = Package(
         .executableTarget(
             name: "relay-fuzz",
             dependencies: [
+                .product(name: "RelayJSON", package: "ActivityRelay"),
                 .product(name: "RelayCore", package: "ActivityRelay"),
                 .product(name: "RelayHTTP", package: "ActivityRelay"),
                 .product(name: "RelayNet", package: "ActivityRelay"),

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayJSON
 
 /// `activity-relay simulate SCENARIO.json [--json]`: runs a scenario offline and prints its
 /// timeline. Exit status 0 when every expectation holds, 1 when one fails, 2 for a bad scenario.

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Turns request body bytes into JSON for the APNs rules.
 ///
 /// The rules take the parser as an argument so that parsing happens only after the cheap checks

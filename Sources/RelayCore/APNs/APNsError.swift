@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A refusal the provider API sends back: Apple's reason and status, plus a human message for the
 /// push log naming the offending value.
 ///

@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// The body checks device pushes and broadcasts share: emptiness, size, JSON, Live Activity shape.
 enum APNsPayloadBody {
     /// `PayloadEmpty` for no bytes, `413 PayloadTooLarge` past `limit`, `BadRequestPayload` for a

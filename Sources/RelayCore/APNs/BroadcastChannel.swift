@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A broadcast channel as channel management reports it, and the response bodies of the
 /// channel-management operations.
 public struct BroadcastChannel: Sendable, Hashable {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The checks for `POST /4/broadcasts/apps/<bundleId>`, in order; the first failure answers:
 ///
 /// 1. `:method` is `POST`, else `405 MethodNotAllowed`.

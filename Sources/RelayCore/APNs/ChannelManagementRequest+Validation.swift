@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The checks for channel management, in order; the first failure answers:
 ///
 /// 1. The path is `/1/apps/<bundleId>/channels` or `/1/apps/<bundleId>/all-channels`, else

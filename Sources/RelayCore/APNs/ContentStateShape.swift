@@ -1,10 +1,12 @@
+public import RelayJSON
+
 /// Compares the shape (keys and JSON types) of two content states, to tell a backend why an app
 /// may fail to decode an update: ActivityKit decodes `content-state` into the app's
 /// `ContentState` with default JSON strategies, so a renamed key, a missing key or a number sent
 /// as a string makes the update fail on the device while APNs still answers `200`.
 public enum ContentStateShape {
     /// Deepest nesting compared; deeper values are compared by type only.
-    public static let maxDepth = JSONShape.maxDepth
+    public static let maxDepth = 16
     /// Most differences listed; the list ends with a count of the rest.
     public static let maxDifferences = 32
 
@@ -64,17 +66,6 @@ public enum ContentStateShape {
         default:
             break
         }
-    }
-
-    /// A 64-bit hash of the shape `differences` compares (`JSONShape`): equal fingerprints mean
-    /// the same keys with the same types down to `maxDepth` (arrays by their first element, as
-    /// `differences` compares them), so a caller that keeps each content state's fingerprint can
-    /// skip `differences` without touching the previous content state. Different fingerprints do
-    /// not always mean a difference (an empty array has no first element to compare), so the
-    /// caller then asks `differences`. Two different shapes share a fingerprint with a chance of
-    /// about 2^-64, and only a hint would be lost.
-    public static func fingerprint(of contentState: JSONValue) -> UInt64 {
-        JSONShape.of(contentState)
     }
 
     /// True exactly when `compare` would record nothing: the same keys, each with the same type,

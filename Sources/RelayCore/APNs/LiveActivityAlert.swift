@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The `alert` of a Live Activity push: lights the device and shows the expanded presentation or a
 /// banner. Apple's Live Activity examples use `title`, `body` (each a string or a
 /// `{"loc-key", "loc-args"}` dictionary) and `sound`.

@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// Decoding a push body straight from its bytes, the provider API's hot path.
 extension LiveActivityPayload {
     /// Decodes a device push body: exactly `parse(JSONValue(parsing: body))`, with a
@@ -9,7 +11,7 @@ extension LiveActivityPayload {
     /// another top-level type) goes through the general parser, so every refusal and its message
     /// are the same as before.
     static func decode(_ body: [UInt8]) -> Result<LiveActivityPayload, DecodeFailure> {
-        let fast = body.withUnsafeBufferPointer { decodeCommonShape($0, owner: body) }
+        let fast = body.withUnsafeBufferPointer { decodeCommonShape($0) }
         if let fast { return fast.mapError(DecodeFailure.payload) }
         let json: JSONValue
         do {
@@ -29,29 +31,23 @@ extension LiveActivityPayload {
     }
 
     /// The member-by-member reading of `decode`, or nil when the body is not in the usual shape.
-    /// `owner`, when given, is the array `bytes` lies in (see `JSONParser.owner`).
-    static func decodeCommonShape(_ bytes: UnsafeBufferPointer<UInt8>, owner: [UInt8]? = nil) -> Result<
+    static func decodeCommonShape(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<
         LiveActivityPayload, LiveActivityPayloadError
     >? {
         var parser = JSONParser(bytes: bytes, maxDepth: JSONValue.defaultMaxDepth)
-        parser.owner = owner
         // Filled in place: the reader is some 200 bytes, and each move of an optional one was a copy.
         var aps = APSReader()
         var sawAPS = false
         var custom: [JSONObject.Element] = []
         do throws(JSONParseError) {
-            parser.skipWhitespace()
-            guard parser.current == UInt8(ascii: "{") else { return nil }
-            try parser.enter(depth: 0)
-            var more = parser.current != UInt8(ascii: "}")
-            if !more { parser.index += 1 }
+            guard var more = try parser.beginObject(depth: 0) else { return nil }
             while more {
                 guard let key = parser.plainKey() else { return nil }
-                if isAPSKey(UnsafeBufferPointer(rebasing: bytes[key])) {
-                    guard !sawAPS, parser.current == UInt8(ascii: "{") else { return nil }
-                    // false: a repeated or escaped key inside `aps`. The parser stopped inside the
-                    // object, so nothing after it can be read here: the general path takes it all.
-                    guard try readAPS(&parser, into: &aps) else { return nil }
+                if isAPSKey(parser.keyBytes(key)) {
+                    // false: `aps` is not an object, or has a repeated or escaped key. The parser
+                    // may have stopped inside it, so nothing after it can be read here: the
+                    // general path takes it all.
+                    guard !sawAPS, try readAPS(&parser, into: &aps) else { return nil }
                     sawAPS = true
                 } else {
                     custom.append((parser.keyString(key), try parser.parseValue(depth: 1)))
@@ -69,30 +65,22 @@ extension LiveActivityPayload {
     }
 
     /// Reads the `aps` object at the parser's position into `reader` (a new one), its ActivityKit
-    /// keys sorted out; throws on a syntax error and answers false for a repeated or escaped key.
+    /// keys sorted out; throws on a syntax error and answers false for a value that is not an
+    /// object or a repeated or escaped key.
     private static func readAPS(
         _ parser: inout JSONParser, into reader: inout APSReader
     ) throws(JSONParseError) -> Bool {
         var others: [JSONObject.Element] = []
         var seen: UInt16 = 0
-        try parser.enter(depth: 1)
-        var more = parser.current != UInt8(ascii: "}")
-        if !more { parser.index += 1 }
+        guard var more = try parser.beginObject(depth: 1) else { return false }
         while more {
             guard let key = parser.plainKey() else { return false }
-            let position = APSReader.keys.index(of: UnsafeBufferPointer(rebasing: parser.bytes[key]))
-            // Only the content state is fingerprinted and measured; it is a value of `aps`, at depth 2.
-            let isContentState = position == APSReader.contentStatePosition
-            parser.shapeBase = isContentState ? 2 : nil
+            let position = APSReader.keys.index(of: parser.keyBytes(key))
             let value = try parser.parseValue(depth: 2)
             if let position {
                 let bit: UInt16 = 1 << position
                 guard seen & bit == 0 else { return false }
                 seen |= bit
-                if isContentState, case .object = value {
-                    reader.contentStateShape = parser.shape
-                    reader.contentStateBytes = parser.size
-                }
                 reader.set(value, at: position)
             } else {
                 others.append((parser.keyString(key), value))
@@ -100,7 +88,6 @@ extension LiveActivityPayload {
             guard let next = parser.memberSeparator() else { return false }
             more = next
         }
-        parser.shapeBase = nil  // the body's other members are neither fingerprinted nor measured
         if !others.isEmpty { reader.others = JSONObject(members: others) }
         return true
     }

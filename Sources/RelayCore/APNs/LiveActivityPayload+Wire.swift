@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Reading and writing the wire form. Every wire key (`content-state`, `stale-date`, ...) is
 /// spelled once, in `Key`.
 extension LiveActivityPayload {
@@ -64,8 +66,6 @@ extension LiveActivityPayload {
             return .success(
                 LiveActivityPayload(
                     event: LiveActivityEvent(rawValue: event), timestamp: timestamp, contentState: contentState,
-                    contentStateBytes: aps.contentStateBytes ?? bytes(of: contentState),
-                    contentStateShape: aps.contentStateShape ?? shape(of: contentState),
                     staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
                     attributesType: try aps.string(aps.attributesType, Key.attributesType),
                     attributes: try aps.object(aps.attributes, Key.attributes),
@@ -112,10 +112,6 @@ extension LiveActivityPayload {
         var inputPushChannel: JSONValue?
         /// Members that are not ActivityKit keys.
         var others: JSONObject = [:]
-        /// `contentState`'s `JSONShape` fingerprint and compact JSON size when the parser took them
-        /// (an object read member by member); nil when they must be taken from the value.
-        var contentStateShape: UInt64?
-        var contentStateBytes: Int?
 
         /// The ActivityKit keys, in the order `set(_:at:)` numbers them.
         static let keys = ASCIIKeySet([
@@ -135,9 +131,6 @@ extension LiveActivityPayload {
                 }
             }
         }
-
-        /// The position of `content-state` in `keys`.
-        static let contentStatePosition = 2
 
         /// Sets the ActivityKit key at `position` in `keys`. Takes the value, so that a reader's
         /// last use moves it in rather than copying it.

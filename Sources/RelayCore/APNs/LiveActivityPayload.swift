@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The body of a Live Activity push, typed: the `aps` dictionary's ActivityKit keys plus the
 /// custom keys beside `aps`.
 ///
@@ -97,27 +99,11 @@ public struct LiveActivityPayload: Sendable, Hashable {
         inputPushToken: Bool = false, inputPushChannel: String? = nil, otherAPSKeys: JSONObject = [:],
         customKeys: JSONObject = [:]
     ) {
-        self.init(
-            event: event, timestamp: timestamp, contentState: contentState,
-            contentStateBytes: Self.bytes(of: contentState), contentStateShape: Self.shape(of: contentState),
-            staleDate: staleDate, dismissalDate: dismissalDate, relevanceScore: relevanceScore, alert: alert,
-            attributesType: attributesType, attributes: attributes, inputPushToken: inputPushToken,
-            inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys, customKeys: customKeys)
-    }
-
-    /// A payload whose content state was measured by the caller: `contentStateBytes` must be what
-    /// `bytes(of: contentState)` gives and `contentStateShape` what `shape(of: contentState)`
-    /// gives (reading a body, the parser takes both as it reads).
-    init(
-        event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject?, contentStateBytes: Int,
-        contentStateShape: UInt64, staleDate: UnixSeconds?, dismissalDate: UnixSeconds?, relevanceScore: Double?,
-        alert: LiveActivityAlert?, attributesType: String?, attributes: JSONObject?, inputPushToken: Bool,
-        inputPushChannel: String?, otherAPSKeys: JSONObject, customKeys: JSONObject
-    ) {
         members = CopyOnWrite(
             Members(
-                event: event, timestamp: timestamp, contentState: contentState, contentStateBytes: contentStateBytes,
-                contentStateShape: contentStateShape, staleDate: staleDate, dismissalDate: dismissalDate,
+                event: event, timestamp: timestamp, contentState: contentState,
+                contentStateBytes: Self.bytes(of: contentState), contentStateShape: Self.shape(of: contentState),
+                staleDate: staleDate, dismissalDate: dismissalDate,
                 relevanceScore: relevanceScore, alert: alert, attributesType: attributesType, attributes: attributes,
                 inputPushToken: inputPushToken, inputPushChannel: inputPushChannel, otherAPSKeys: otherAPSKeys,
                 customKeys: customKeys))

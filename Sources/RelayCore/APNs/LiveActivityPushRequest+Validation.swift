@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The provider API's checks for `POST /3/device/<token>`, in the order the relay applies them.
 /// A request with several faults gets the reason of the first failing check:
 ///

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A channel's `message-storage-policy`, fixed when the channel is created.
 ///
 /// `0` stores nothing (a higher publishing budget; e.g. sports scores) and rejects a nonzero

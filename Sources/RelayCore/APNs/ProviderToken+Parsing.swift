@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Reading `authorization: bearer <JWT>` into a `ProviderToken`, with APNs' reasons:
 /// - no header, an empty one, or `bearer` with nothing after it: `403 MissingProviderToken`;
 /// - any other fault (another scheme, not three base64url parts, header or claims not JSON

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The whole provider-token check of one request, in order, with the cryptography left to the
 /// caller:
 ///

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Per-activity tallies of what happened to its updates, for the push log and rate-limit testing.
 public struct ActivityCounters: Sendable, Hashable {
     /// Updates shown (at once or after being held).

@@ -1,12 +1,14 @@
+import RelayJSON
+
 /// The size rule's measure: how many bytes a value takes as compact JSON.
 ///
 /// Counts the bytes `JSONValue.serialized()` writes (no whitespace; `"` `\` and the five short
 /// control escapes as two bytes, other control characters as `\u00XX`, U+2028 and U+2029 as
 /// `\u2028` and `\u2029`, everything else as its UTF-8 bytes; doubles as `JSONWriter` spells
-/// them) without building the text: a push's content state is measured for every push.
+/// them) without building the text, in one pass over the parsed value: a push's content state is
+/// measured for every push.
 enum ActivityDataSize {
-    /// Bytes of `value` as compact JSON. (A push's content state is measured by the parser as it
-    /// reads it: `JSONParser.size`.)
+    /// Bytes of `value` as compact JSON.
     static func bytes(of value: JSONValue) -> Int {
         switch value {
         case .null: return 4
@@ -19,7 +21,6 @@ enum ActivityDataSize {
             for element in elements { total += bytes(of: element) }
             return total
         case .object(let members):
-            if let text = members.text { return text.count }
             var total = 2 + max(0, members.count - 1)
             for (key, member) in members { total += stringBytes(key) + 1 + bytes(of: member) }
             return total

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// New content for a Live Activity, from the app (`Activity.update`) or an `update` push.
 public struct ActivityUpdate: Sendable, Hashable {
     /// The new content state (the app's `ContentState` as JSON).

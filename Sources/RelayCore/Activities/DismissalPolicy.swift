@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// When an ended activity leaves the Lock Screen (ActivityKit's `ActivityUIDismissalPolicy`).
 public enum DismissalPolicy: Sendable, Hashable {
     /// Up to `RelayRules.dismissalWindow` (4 h) after the end.

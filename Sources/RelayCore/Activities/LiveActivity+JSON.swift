@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - JSON
 
 extension LiveActivity {

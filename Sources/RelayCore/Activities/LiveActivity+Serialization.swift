@@ -1,3 +1,5 @@
+import RelayJSON
+
 extension LiveActivity {
     /// The bytes of `json.serialized()`, written directly: an activity is serialized on every push
     /// (its document and its event share them), and building its 19-member object (and those of

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Updates and the end
 
 extension LiveActivity {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// One Live Activity on the emulated device, and the rules of its life as a pure value.
 ///
 /// Everything that happens to it goes through four calls, each given the time: `start`, `update`,

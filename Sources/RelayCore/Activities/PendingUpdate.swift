@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Why a push update is being held instead of applied.
 public enum DeferralReason: String, Sendable, Hashable, CaseIterable {
     /// A priority-10 update over the hourly budget: released when the next token refills.

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The alarm as JSON: the app API's alarm shape (CONTRACT section 5), which is also how the store
 /// persists alarms, and its exact inverse `fromJSON`.
 extension Alarm {

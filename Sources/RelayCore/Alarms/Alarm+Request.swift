@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Parsing the app API's `POST /v1/alarms` body into a scheduled alarm.
 extension Alarm {
     /// Schedules the alarm a `POST /v1/alarms` body describes, at `now`:

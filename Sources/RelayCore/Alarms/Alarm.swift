@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// One AlarmKit alarm on an emulated device, as a pure value.
 ///
 /// Created by `schedule(...)` (or `fromRequest` / `fromJSON`), moved by its operations (`pause`,

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// How long an alarm counts down, as AlarmKit's `Alarm.CountdownDuration`.
 ///
 /// `preAlert` is the countdown before the alert (a timer's length, or how long before a scheduled

@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// Typed reads from request and stored JSON, with errors that name the JSON path.
 ///
 /// Shared by the alarm types' `init(json:path:)` and by `Alarm.fromRequest` / `Alarm.fromJSON`.

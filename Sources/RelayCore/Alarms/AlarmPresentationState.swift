@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// What the alarm's Live Activity shows, as AlarmKit's `AlarmPresentationState.Mode`.
 ///
 /// - `alert`: the time the alarm is for, as hour and minute in the alarm's time zone (AlarmKit's

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// When an alarm alerts, as AlarmKit's `Alarm.Schedule`.
 ///
 /// - `fixed`: one absolute instant, not tied to a time zone (a game's start).

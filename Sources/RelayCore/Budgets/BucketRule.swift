@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The shape of a token-bucket budget in the rules: how many tokens it holds and how fast it refills.
 ///
 /// Written as "one token every `refillInterval` seconds" because that is how people state such

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A token bucket sized by one `BucketRule` of the rules, which follows the rule when it changes
 /// (keeping the tokens already drawn). The push-to-start budget and the per-token burst limiter
 /// are the two; they differ only in which rule they follow.

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A token bucket: up to `capacity` tokens, refilled continuously at `refillPerSecond`; each take spends one.
 ///
 /// Pure: the time is passed to every call and the bucket only remembers its token count as of

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The hourly budget of priority-10 push updates of one activity.
 ///
 /// A bucket of `updateBudgetPerHour` tokens (or `frequentUpdateBudgetPerHour` while the app has

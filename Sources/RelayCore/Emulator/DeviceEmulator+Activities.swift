@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Activities from the app (ActivityKit's request, update and end)
 
 extension DeviceEmulator {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Alarms (AlarmKit's AlarmManager)
 
 extension DeviceEmulator {

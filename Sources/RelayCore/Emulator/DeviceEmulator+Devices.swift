@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Devices, app settings, push-to-start tokens
 
 extension DeviceEmulator {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Injected faults (what the provider API answered instead of delivering)
 
 extension DeviceEmulator {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - Provider pushes (what the phone does with an APNs push)
 
 /// What the provider API knows about a push besides its validated content: the identifiers it

@@ -1,3 +1,5 @@
+import RelayJSON
+
 // MARK: - Timeline reloads (WidgetCenter's reloadTimelines)
 
 extension DeviceEmulator {

@@ -1,3 +1,5 @@
+import RelayJSON
+
 // MARK: - Widget timelines (WidgetKit's TimelineProvider)
 
 extension DeviceEmulator {

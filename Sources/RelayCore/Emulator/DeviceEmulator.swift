@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The emulated phones: every device, activity, alarm and channel, and what they do with each
 /// request, push and tick of the clock. A pure value: time is an argument and identifiers come
 /// from the `IdentifierGenerator` it was made with.

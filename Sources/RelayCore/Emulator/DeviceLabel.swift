@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The optional name and model of an emulated device (`POST /v1/devices` `{name?, model?}`),
 /// shown by `watch` and the push log so that people can tell phones apart.
 public enum DeviceLabel {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// An iOS 18 broadcast channel of one app (CHM in apns-facts.md).
 public struct EmulatedChannel: Sendable, Hashable {
     /// Random base64 identifier, as APNs makes them.

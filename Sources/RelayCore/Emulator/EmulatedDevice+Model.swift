@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// One emulated phone: the apps' settings, the push-to-start tokens the apps asked for and the
 /// push-to-start budget per app.
 public struct EmulatedDevice: Sendable, Hashable {

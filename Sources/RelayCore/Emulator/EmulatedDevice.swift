@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// What the emulated person chose for one app in Settings (CONTRACT section 5).
 public struct AppSettings: Sendable, Hashable {
     /// Settings › App › Live Activities.

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The kinds of durable documents the emulator keeps.
 public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
     case device

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Why the emulated device refused an app-API request: an HTTP status, a stable error code and a
 /// human message, plus any extra members (`state` for invalid-state errors). It becomes the body
 /// `{"error": code, "message": message, ...extra}`.

@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// The JSON of an event's subject or a document's body as the emulator records it: either JSON
 /// already built, or the value it is built from, turned into JSON only when someone reads it.
 ///

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// One state change, as it is logged durably and fanned out to subscribers.
 ///
 /// `data` is the JSON the stream sends: `{"seq", "type", "at", ...}` with the subject under its

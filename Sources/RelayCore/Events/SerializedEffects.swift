@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// The bytes the server stores and streams for one command's effects: each document body, each
 /// event's `data` and each push record, with every subject serialized once.
 ///

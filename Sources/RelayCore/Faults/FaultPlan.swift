@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// The fault rules in force, in the order they were added, and what they do to each push.
 ///
 /// For every push that passed the provider API's checks the rules are tried in order:

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 // MARK: - The JSON shape of a fault rule (POST /v1/faults, config `faults.rules`, scenarios)
 
 extension FaultRule {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A push's request headers as the push log keeps them: a JSON object of strings, or the header
 /// fields themselves, written as that object only when the record is serialized.
 ///

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A push's payload as the push log keeps it: a JSON value, or the body's own bytes once the
 /// rules have read them as one valid JSON document.
 ///

@@ -1,3 +1,5 @@
+import RelayJSON
+
 extension PushRecord {
     /// The bytes of `json.serialized()`, written directly: every push writes its record to the
     /// push log (and its `push.received` event shares the bytes).

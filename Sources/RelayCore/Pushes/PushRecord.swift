@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// What the emulated device did with an acknowledged (or refused) push. Open, so that stored
 /// records of a later version round-trip.
 public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringConvertible {

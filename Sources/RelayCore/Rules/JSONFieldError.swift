@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// A JSON member that is missing, of the wrong type or out of range, named by its key path.
 ///
 /// Config files and stored records are decoded member by member; the first bad member stops the

@@ -1,3 +1,5 @@
+package import RelayJSON
+
 /// Reads the members of one JSON object with typed errors that name the member's key path.
 ///
 /// Used by every `init(json:)` in Rules, Budgets and Activities. "Absent" means missing or `null`;

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Every number the emulated device and the provider API enforce, with Apple's values as defaults.
 ///
 /// Apple documents the lifetimes and sizes; it does not publish the budgets ("a certain budget per

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Durations written the way people write them in scenarios: `90`, `"90s"`, `"15m"`, `"8h"`,
 /// `"1h30m"`, `"2d"`, `"1.5h"`.
 public enum DurationText {

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// Runs a scenario (see README "Scenarios") on a virtual clock against the real core: the same
 /// `DeviceEmulator`, APNs rules and budgets the server uses, with deterministic identifiers.
 public struct ScenarioRunner {

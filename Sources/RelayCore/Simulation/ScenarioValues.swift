@@ -1,3 +1,5 @@
+import RelayJSON
+
 /// Expressions inside scenario values, so that payloads can name times and tokens that only
 /// exist when the scenario runs. A string starting with `$` is an expression:
 ///

@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// One line of a simulation's timeline.
 public struct TimelineEntry: Sendable, Hashable {
     /// When it happened (Unix seconds on the virtual clock).

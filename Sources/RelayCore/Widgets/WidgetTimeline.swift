@@ -1,3 +1,5 @@
+public import RelayJSON
+
 /// What a pull renderer (a home-screen widget) shows of one device from now to a horizon: the
 /// entries, each from its date until the next one, and when to ask again. Made by
 /// `DeviceEmulator.widgetTimeline(deviceId:family:until:at:)`.

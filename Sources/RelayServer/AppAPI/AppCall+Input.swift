@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 // MARK: - Reading bodies and query strings
 

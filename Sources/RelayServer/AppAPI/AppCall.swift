@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import RelayStore
 
 /// One authenticated app-API request on its way to an answer. Every answer goes through

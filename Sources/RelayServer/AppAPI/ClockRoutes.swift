@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// `/v1/clock`: the relay's clock.
 ///

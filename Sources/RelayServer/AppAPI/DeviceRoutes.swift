@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import RelayNet
 
 /// `/v1/devices`: emulated phones, their per-app settings and push-to-start tokens.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// The bundle IDs a provider key may push to: any (`["*"]` in the config file) or a fixed set.
 /// A push to any other bundle ID is `400 TopicDisallowed`.

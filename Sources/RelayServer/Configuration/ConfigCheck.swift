@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// `activity-relay check-config FILE`: every problem in a config file, each named by its JSON
 /// path, found by the parser `serve` uses.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// Reads the members of one object in the config file, with `JSONFieldError`s that name the
 /// member's key path (`http.maxConnections`, `providerKeys[1].bundleIds`), the same style as

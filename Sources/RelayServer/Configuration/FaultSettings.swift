@@ -1,4 +1,5 @@
-public import RelayCore
+import RelayCore
+public import RelayJSON
 
 /// Fault rules to inject from the start (config object `faults`: `{"seed", "rules": [rule]}`,
 /// each rule in the shape of `POST /v1/faults`). Checked when the config loads.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// The JSON config file (`--config FILE`): one object whose keys are the options, every one
 /// optional. Unknown keys, wrong types and out-of-range values are errors naming the key path.

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import RelayNet
 
 /// The browser console: the page at `/` and its files under `/console/`, served from the binary

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 import Synchronization
 
 /// The fault rules shared by the provider API, the `/v1/faults` routes and the TLS listener.

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 public import RelayNet
 
 /// The `ConnectionHandler` of every TLS connection: speaks HTTP/2 when ALPN chose `h2`, else

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 /// Responses in APNs' exact shapes.
 ///

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import RelayNet
 
 /// Provider-token checks of the provider API: the connection's `ProviderTokenChurn` decides,

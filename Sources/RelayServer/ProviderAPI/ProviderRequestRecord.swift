@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 /// What the push log keeps of a provider request besides its outcome: the headers, with the
 /// provider token redacted, and the payload.

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 // MARK: - POST /4/broadcasts/apps/{bundleId}
 

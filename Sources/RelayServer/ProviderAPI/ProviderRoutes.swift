@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import Synchronization
 
 /// The APNs-compatible provider API (CONTRACT §4), over HTTP/2 only:

@@ -1,5 +1,6 @@
 public import RelayCore
 public import RelayHTTP
+public import RelayJSON
 
 /// A set of routes under one prefix (the provider API, the app API, the stream...).
 public protocol RouteGroup: Sendable {

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 import RelayNet
 public import RelayStore
 import Synchronization

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 import Synchronization
 
 /// The relay's clock: the system clock, or a virtual clock that stands still until moved

@@ -1,5 +1,6 @@
 public import RelayCore
 import RelayHTTP
+public import RelayJSON
 import RelayNet
 import RelayStore
 import Synchronization

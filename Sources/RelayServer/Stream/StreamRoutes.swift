@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 /// The event stream (CONTRACT section 6): `GET /v1/stream` answers `text/event-stream` over
 /// HTTP/1.1 or as one HTTP/2 stream among many, and `POST /v1/stream-tickets` mints the

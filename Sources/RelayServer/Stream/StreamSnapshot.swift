@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// The `snapshot` event a subscriber gets when it is too far behind the durable log: the current
 /// activities (not yet dismissed) and alarms its filter matches, in the app API's shapes, with the

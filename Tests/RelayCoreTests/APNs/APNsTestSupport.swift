@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// A parser stand-in: the tests build payloads as `JSONValue` and hand them over with body bytes

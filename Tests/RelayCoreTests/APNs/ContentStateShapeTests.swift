@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 final class ContentStateShapeTests: XCTestCase {

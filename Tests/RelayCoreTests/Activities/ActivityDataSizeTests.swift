@@ -1,3 +1,4 @@
+import RelayJSON
 import XCTest
 
 @testable import RelayCore
@@ -72,9 +73,8 @@ final class ActivityDataSizeTests: XCTestCase {
         }
     }
 
-    /// A push body's content state is measured by the parser while it is read (`JSONParser.size`).
-    /// Whatever its strings hold (escapes, non-ASCII text, separators, escaped
-    /// keys, at any depth) and whatever the members around it hold, the size is the serializer's
+    /// A push body's content state is measured when the payload is read. Whatever its strings
+    /// hold (escapes, non-ASCII text, separators, escaped keys, at any depth) and whatever the members around it hold, the size is the serializer's
     /// count of the content state, as for a content state measured on its own.
     func testAPushBodysContentStateIsMeasuredAsTheSerializerWritesIt() throws {
         let contentStates = [

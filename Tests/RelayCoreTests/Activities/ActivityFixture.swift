@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// Shared times and builders for the Live Activity tests.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// Push timestamps are whole seconds and the relay's times are not: a push stamped with the

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// Shared builders for alarm tests: a valid presentation, ids, and alarms placed in each state.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// The alarm's JSON shape (CONTRACT section 5) and restoring alarms from it.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// Parsing the `POST /v1/alarms` body: accepted shapes and errors that name the JSON path.

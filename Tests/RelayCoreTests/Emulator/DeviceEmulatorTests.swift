@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// The emulator's wiring of the core: tokens, restore, channels and the order of timed transitions.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// The effects a command leaves: event subjects and document bodies are the JSON of the object as

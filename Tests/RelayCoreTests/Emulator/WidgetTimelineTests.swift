@@ -1,3 +1,4 @@
+import RelayJSON
 import XCTest
 
 @testable import RelayCore

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// `FaultPlan`: which pushes the rules hit, reproducibly from their seeds.

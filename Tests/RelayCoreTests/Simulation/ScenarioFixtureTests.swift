@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// Every scenario in fixtures/scenarios runs, meets its own expectations and prints exactly its

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import XCTest
 
 /// The `timeline` step: it prints a device's widget timeline and checks what its `expect` names.

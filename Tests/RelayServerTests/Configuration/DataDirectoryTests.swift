@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 import RelayNet
 import RelayServer
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import XCTest
 
 @testable import RelayServer

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import RelayNet
 import RelayServer
 import RelayStore

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayJSON
 import RelayNet
 import RelayServer
 import RelayTestKit

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayJSON
 
 /// CPU time this thread has used, in seconds. Unlike the wall clock it does not count time spent
 /// waiting for a core, so it stays meaningful on a shared machine.

@@ -1,4 +1,5 @@
 import RelayCore
+import RelayJSON
 
 /// SplitMix64: the workload's own random numbers, so every run pushes the same bytes at the same times.
 struct SplitMix {

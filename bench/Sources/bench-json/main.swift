@@ -1,7 +1,7 @@
 import Foundation
-import RelayCore
+import RelayJSON
 
-// bench-json [ITERATIONS]: parse and serialize Live Activity payloads with RelayCore's JSONValue and
+// bench-json [ITERATIONS]: parse and serialize Live Activity payloads with RelayJSON's JSONValue and
 // with Foundation (JSONSerialization, JSONDecoder/JSONEncoder); prints operations per second.
 
 let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
@@ -14,13 +14,13 @@ guard iterations > 0 else {
 func report(_ payload: String, _ operation: String, ours: Double, others: [(String, Double)]) {
     func column(_ text: String, _ width: Int) -> String { text.padding(toLength: width, withPad: " ", startingAt: 0) }
     func rate(_ value: Double) -> String { String(format: "%10.0f ops/s", value) }
-    print(column(payload, 15) + column(operation, 11) + column("RelayCore", 19) + rate(ours))
+    print(column(payload, 15) + column(operation, 11) + column("RelayJSON", 19) + rate(ours))
     for (name, value) in others {
-        print(column("", 26) + column(name, 19) + rate(value) + String(format: "   RelayCore is %.1fx", ours / value))
+        print(column("", 26) + column(name, 19) + rate(value) + String(format: "   RelayJSON is %.1fx", ours / value))
     }
 }
 
-/// The document with whole doubles as integers: Foundation writes 91.0 as `91`, RelayCore as `91.0`.
+/// The document with whole doubles as integers: Foundation writes 91.0 as `91`, RelayJSON as `91.0`.
 func wholeNumbersAsIntegers(_ value: JSONValue) -> JSONValue {
     switch value {
     case .double(let number): return .number(number)
@@ -44,7 +44,7 @@ func bench<Push: Codable>(name: String, text: String, as type: Push.Type, iterat
     let foundationView = try JSONValue(
         parsing: Array(JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])))
     guard wholeNumbersAsIntegers(foundationView) == wholeNumbersAsIntegers(value) else {
-        print("\(name): RelayCore and Foundation disagree on the document")
+        print("\(name): RelayJSON and Foundation disagree on the document")
         exit(1)
     }
     print(

@@ -1,5 +1,6 @@
 import Foundation
 import RelayCore
+import RelayJSON
 
 /// The two measurements.
 enum Runs {

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 /// The provider API's requests with a hostile body, through validation and, for those that pass,
 /// the emulated device. The first input byte picks the route and the header variants; the rest

@@ -1,6 +1,7 @@
 import Foundation
 import RelayCore
 import RelayHTTP
+import RelayJSON
 
 /// One input, run through the target named by `RELAY_FUZZ_TARGET` (libFuzzer calls it through
 /// `main.swift`). A target returns normally for any input it handles (refusing it is handling it)

@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 
 /// What an alarm's Live Activity shows at a given moment, computed from its `presentationState`
 /// alone (as an `alarm.updated` event carries it) and the relay's time: the countdown a consumer

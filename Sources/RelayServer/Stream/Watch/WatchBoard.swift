@@ -1,5 +1,6 @@
-public import RelayCore
+import RelayCore
 public import RelayHTTP
+public import RelayJSON
 
 /// What the terminal renderer knows: the latest state of every activity still on screen and every
 /// alarm, built from stream events alone (a `snapshot` replaces it all). Pure: times are arguments.

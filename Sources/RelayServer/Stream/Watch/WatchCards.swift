@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 
 /// Renders a `WatchBoard` as text: each activity as a Lock Screen card (content state, state,
 /// stale flag, time left of its lifetime or until dismissal) and each alarm with its countdown.

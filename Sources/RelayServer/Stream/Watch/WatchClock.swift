@@ -1,4 +1,5 @@
 public import RelayCore
+public import RelayJSON
 
 /// The relay's clock as a watcher estimates it: the relay time seen at a local instant, and how
 /// fast it runs (a virtual clock may stand still or run at any rate). Pure: times are arguments.

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 public import RelayNet
 import Synchronization
 

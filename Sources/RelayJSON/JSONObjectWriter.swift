@@ -3,11 +3,11 @@
 ///
 /// The caller writes members in byte order of their keys, so the bytes equal those of
 /// `JSONValue.serialized()` on the same object; keys are plain ASCII needing no escape.
-struct JSONObjectWriter: ~Copyable {
-    var out: JSONOutput
+package struct JSONObjectWriter: ~Copyable {
+    package var out: JSONOutput
     private var empty = true
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         out = JSONOutput(capacity: capacity)
         out.append(UInt8(ascii: "{"))
     }
@@ -22,41 +22,41 @@ struct JSONObjectWriter: ~Copyable {
         out.append(UInt8(ascii: ":"))
     }
 
-    mutating func member(_ name: StaticString, _ value: JSONValue) {
+    package mutating func member(_ name: StaticString, _ value: JSONValue) {
         key(name)
         value.write(to: &out)
     }
 
     /// A member whose value `write` appends (it must append exactly one JSON value).
-    mutating func member(_ name: StaticString, _ write: (inout JSONOutput) -> Void) {
+    package mutating func member(_ name: StaticString, _ write: (inout JSONOutput) -> Void) {
         key(name)
         write(&out)
     }
 
-    mutating func member(_ name: StaticString, string value: String?) {
+    package mutating func member(_ name: StaticString, string value: String?) {
         key(name)
         if let value { JSONWriter.writeString(value, to: &out) } else { out.append("null") }
     }
 
     /// A number written as `JSONValue.number` writes it; nil as null.
-    mutating func member(_ name: StaticString, number value: Double?) {
+    package mutating func member(_ name: StaticString, number value: Double?) {
         key(name)
         if let value { JSONValue.number(value).write(to: &out) } else { out.append("null") }
     }
 
-    mutating func member(_ name: StaticString, integer value: Int64) {
+    package mutating func member(_ name: StaticString, integer value: Int64) {
         key(name)
         JSONWriter.writeInteger(value, to: &out)
     }
 
-    mutating func member(_ name: StaticString, bool value: Bool) {
+    package mutating func member(_ name: StaticString, bool value: Bool) {
         key(name)
         out.append(value ? "true" : "false")
     }
 
     /// Members written before by another writer (what its `finishMembers()` returned), after a
     /// comma when a member came before.
-    mutating func members(_ written: [UInt8]) {
+    package mutating func members(_ written: [UInt8]) {
         guard !written.isEmpty else { return }
         if !empty { out.append(UInt8(ascii: ",")) }
         empty = false
@@ -64,25 +64,25 @@ struct JSONObjectWriter: ~Copyable {
     }
 
     /// Opens an object as the value of `name`; its members follow, then `endObject()`.
-    mutating func beginObject(_ name: StaticString) {
+    package mutating func beginObject(_ name: StaticString) {
         key(name)
         out.append(UInt8(ascii: "{"))
         empty = true
     }
 
     /// Closes the object `beginObject` opened.
-    mutating func endObject() {
+    package mutating func endObject() {
         out.append(UInt8(ascii: "}"))
         empty = false
     }
 
     /// The members written so far, without the object's braces: for another writer's `members(_:)`.
-    consuming func finishMembers() -> [UInt8] {
+    package consuming func finishMembers() -> [UInt8] {
         Array(out.bytes().dropFirst())
     }
 
     /// Closes the object and returns its bytes.
-    consuming func finish() -> [UInt8] {
+    package consuming func finish() -> [UInt8] {
         out.append(UInt8(ascii: "}"))
         return out.bytes()
     }

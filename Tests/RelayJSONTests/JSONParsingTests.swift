@@ -1,4 +1,4 @@
-import RelayCore
+import RelayJSON
 import XCTest
 
 final class JSONParsingTests: XCTestCase {

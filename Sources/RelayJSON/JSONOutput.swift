@@ -1,13 +1,13 @@
 /// The bytes a JSON writer produces, in a buffer it owns: an append is a capacity check and a
 /// copy, where appending to an `[UInt8]` also checks uniqueness and goes through the generic
 /// sequence path on every call (the relay writes a few hundred small pieces per push).
-struct JSONOutput: ~Copyable {
+package struct JSONOutput: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
+    package private(set) var count = 0
     private var capacity: Int
 
     /// An empty output with room for `capacity` bytes before it grows.
-    init(capacity: Int = 256) {
+    package init(capacity: Int = 256) {
         self.capacity = max(16, capacity)
         base = .allocate(capacity: self.capacity)
     }
@@ -16,7 +16,7 @@ struct JSONOutput: ~Copyable {
 
     /// Appends one byte.
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toAtLeast: count + 1) }
         base[count] = byte
         count += 1
@@ -24,7 +24,7 @@ struct JSONOutput: ~Copyable {
 
     /// Appends bytes.
     @inline(__always)
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
         if count + bytes.count > capacity { grow(toAtLeast: count + bytes.count) }
         (base + count).update(from: source, count: bytes.count)
@@ -32,23 +32,23 @@ struct JSONOutput: ~Copyable {
     }
 
     /// Appends the bytes of an array.
-    mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends the bytes of a slice of an array.
-    mutating func append(_ bytes: ArraySlice<UInt8>) {
+    package mutating func append(_ bytes: ArraySlice<UInt8>) {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
     /// Appends fixed ASCII such as `null` or a member key.
     @inline(__always)
-    mutating func append(_ text: StaticString) {
+    package mutating func append(_ text: StaticString) {
         append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     /// Reverses the bytes from `start` to the end (integers are written lowest digit first).
-    mutating func reverse(from start: Int) {
+    package mutating func reverse(from start: Int) {
         var digits = UnsafeMutableBufferPointer(start: base + start, count: count - start)
         digits.reverse()
     }
@@ -65,12 +65,12 @@ struct JSONOutput: ~Copyable {
     }
 
     /// The bytes written, as an array.
-    consuming func bytes() -> [UInt8] {
+    package consuming func bytes() -> [UInt8] {
         Array(UnsafeBufferPointer(start: base, count: count))
     }
 
     /// Appends the bytes written to `array`.
-    func append(to array: inout [UInt8]) {
+    package func append(to array: inout [UInt8]) {
         array.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 }

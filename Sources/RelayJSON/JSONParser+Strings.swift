@@ -15,13 +15,8 @@ extension JSONParser {
             let byte = bytes[i]
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
-                // Plain ASCII is written back as it came; other text as `ActivityDataSize` counts it.
-                guard seen & 0x80 != 0 else {
-                    if shapeBase != nil { size = i - start + 2 }
-                    return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
-                }
                 try validateUTF8(start..<i, seen: seen)
-                return measured(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self))
+                return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<i]), as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw Self.controlCharacter(byte, at: i) }
@@ -36,7 +31,7 @@ extension JSONParser {
             if byte == UInt8(ascii: "\"") {
                 index = i + 1
                 try validateUTF8(start..<i, seen: seen)
-                return measured(String(decoding: scratch, as: UTF8.self))
+                return String(decoding: scratch, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") {
                 i = try decodeEscape(at: i)
@@ -58,12 +53,6 @@ extension JSONParser {
         throw JSONParseError(
             kind: .unexpectedEnd, offset: end,
             message: "unterminated string starting at byte \(open), found end of input")
-    }
-
-    /// `text`, with its compact JSON size in `size` when a caller measures (see `shapeBase`).
-    private mutating func measured(_ text: String) -> String {
-        if shapeBase != nil { size = ActivityDataSize.stringBytes(text) }
-        return text
     }
 
     /// Checks the raw bytes of a string (escapes are ASCII, so they never fail) when any byte

@@ -1,4 +1,4 @@
-import RelayCore
+import RelayJSON
 import XCTest
 
 /// Cases named after JSONTestSuite (github.com/nst/JSONTestSuite): `y_` must parse to the given

@@ -2,7 +2,7 @@ extension JSONOutput {
     /// Appends a valid JSON document without the whitespace between its tokens (what is inside
     /// strings is kept as it is). Runs without whitespace are copied at once: a compact document
     /// is one copy.
-    mutating func appendCompacting(json bytes: UnsafeBufferPointer<UInt8>) {
+    package mutating func appendCompacting(json bytes: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var index = 0
         while index < bytes.count {

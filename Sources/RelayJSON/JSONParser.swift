@@ -1,8 +1,10 @@
 /// A strict RFC 8259 recursive-descent parser over one contiguous byte buffer.
 ///
 /// One pass, no Foundation: structure, literals and numbers are read here, strings in
-/// `JSONParser+Strings.swift`. The buffer is only borrowed for the duration of `parse`.
-struct JSONParser {
+/// `JSONParser+Strings.swift`. The buffer is only borrowed while the parser is used. Besides
+/// whole documents (`parse`), a caller in this package may read an object member by member
+/// (`JSONParser+Members.swift`), building only the values it wants.
+package struct JSONParser {
     /// The whole document.
     let bytes: UnsafeBufferPointer<UInt8>
     /// The next byte to read.
@@ -11,20 +13,6 @@ struct JSONParser {
     let maxDepth: Int
     /// Reused buffer for strings that contain escapes.
     var scratch: [UInt8] = []
-    /// The `JSONShape` fingerprint of the value parsed last, taken as it is read when a caller
-    /// set `shapeBase` (for a scalar, always).
-    var shape: UInt64 = 0
-    /// The compact JSON size of the value parsed last, as `ActivityDataSize.bytes(of:)` counts
-    /// it, taken as it is read when a caller set `shapeBase`.
-    var size = 0
-    /// The depth (as `parseValue` counts it) of the value whose fingerprint and size a caller
-    /// wants: containers are fingerprinted down to `JSONShape.maxDepth` levels below it and
-    /// measured all the way down. nil (the default): no caller wants them, and nothing is spent
-    /// on them.
-    var shapeBase: Int?
-    /// The array `bytes` lies in, when the caller has one: a compact canonical object
-    /// (`canonicalObject`) is then kept as a slice of it, sharing its buffer, instead of a copy.
-    var owner: [UInt8]?
 
     /// Parses `bytes` as one document; a Result so that callers can cross non-throwing closures.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) -> Result<JSONValue, JSONParseError> {
@@ -36,7 +24,8 @@ struct JSONParser {
         }
     }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
+    /// A parser at the start of `bytes`, allowing `maxDepth` levels of nesting.
+    package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int) {
         self.bytes = bytes
         self.maxDepth = maxDepth
     }
@@ -71,45 +60,22 @@ struct JSONParser {
     }
 
     /// Parses the value at `index`; `depth` counts the containers around it.
-    mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    package mutating func parseValue(depth: Int) throws(JSONParseError) -> JSONValue {
         guard let byte = current else { throw .expected("a value", found: nil, at: index) }
         switch byte {
-        case UInt8(ascii: "\""):
-            shape = JSONShape.string
-            return .string(try parseString())
-        case UInt8(ascii: "{"):
-            // The value a caller fingerprints (a push's content state) is kept as text when it can be.
-            if depth == shapeBase, let object = canonicalObject(depth: depth) { return object }
-            return try parseObject(depth: depth)
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "{"): return try parseObject(depth: depth)
         case UInt8(ascii: "["): return try parseArray(depth: depth)
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            shape = JSONShape.bool
-            size = 4
             return .bool(true)
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            shape = JSONShape.bool
-            size = 5
             return .bool(false)
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            shape = JSONShape.null
-            size = 4
             return .null
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            shape = JSONShape.number
-            let start = index
-            let number = try parseNumber()
-            if shapeBase != nil {
-                // An integer is written back as it came (JSON allows no `+` or leading zero), `-0` aside.
-                if case .int(let integer) = number {
-                    size = integer == 0 ? 1 : index - start
-                } else {
-                    size = ActivityDataSize.bytes(of: number)
-                }
-            }
-            return number
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
         default: throw .expected("a value", found: byte, at: index)
         }
     }
@@ -127,18 +93,12 @@ struct JSONParser {
         try enter(depth: depth)
         if current == UInt8(ascii: "]") {
             index += 1
-            shape = JSONShape.arrayUnseen
-            size = 2
             return .array([])
         }
         var elements: [JSONValue] = []
         elements.reserveCapacity(Self.initialCapacity)
-        var firstShape: UInt64 = 0
-        var total = 1  // `[`, then each element with the `,` or `]` after it
         while true {
             elements.append(try parseValue(depth: depth + 1))
-            if elements.count == 1 { firstShape = shape }
-            total += size + 1
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -146,12 +106,6 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "]"):
                 index += 1
-                if let shapeBase {
-                    shape =
-                        depth - shapeBase < JSONShape.maxDepth
-                        ? JSONShape.array(first: firstShape) : JSONShape.arrayUnseen
-                    size = total
-                }
                 return .array(elements)
             case let other: throw .expected("',' or ']' after array element", found: other, at: index)
             }
@@ -160,39 +114,18 @@ struct JSONParser {
 
     private mutating func parseObject(depth: Int) throws(JSONParseError) -> JSONValue {
         try enter(depth: depth)
-        // How deep this object is below the value a caller fingerprints; nil when none does.
-        let shapeDepth = shapeBase.map { depth - $0 }
-        let hashesMembers = shapeDepth.map { $0 < JSONShape.maxDepth } ?? false
         if current == UInt8(ascii: "}") {
             index += 1
-            if let shapeDepth {
-                shape =
-                    shapeDepth < JSONShape.maxDepth ? JSONShape.object(count: 0, memberSum: 0) : JSONShape.objectUnseen
-            }
-            size = 2
             return .object(JSONObject())
         }
         var members: [JSONObject.Member] = []
         members.reserveCapacity(Self.initialCapacity)
-        var memberSum: UInt64 = 0
-        var total = 1  // `{`, then each member (key, `:`, value) with the `,` or `}` after it
         while true {
             guard current == UInt8(ascii: "\"") else {
                 let what = members.isEmpty ? "a string key or '}'" : "a string key after ','"
                 throw .expected(what, found: current, at: index)
             }
-            let keyStart = index + 1
-            var key = try parseString()
-            let keySize = size
-            var keyHash: UInt64 = 0
-            if hashesMembers {
-                // With no escape, the key is the bytes between its quotes (an escape always
-                // takes more bytes than the character it stands for).
-                keyHash =
-                    index - 1 - keyStart == key.utf8.count
-                    ? JSONShape.key(UnsafeBufferPointer(rebasing: bytes[keyStart..<index - 1]))
-                    : key.withUTF8 { JSONShape.key($0) }
-            }
+            let key = try parseString()
             skipWhitespace()
             guard current == UInt8(ascii: ":") else {
                 throw .expected("':' after object key", found: current, at: index)
@@ -200,8 +133,6 @@ struct JSONParser {
             index += 1
             skipWhitespace()
             members.append(JSONObject.Member(key: key, value: try parseValue(depth: depth + 1)))
-            if hashesMembers { memberSum &+= JSONShape.member(key: keyHash, value: shape) }
-            total += keySize + 1 + size + 1
             skipWhitespace()
             switch current {
             case UInt8(ascii: ","):
@@ -209,27 +140,14 @@ struct JSONParser {
                 skipWhitespace()
             case UInt8(ascii: "}"):
                 index += 1
-                let object = JSONObject(kept: members)  // a repeated key: last wins
-                if let shapeDepth {
-                    if shapeDepth >= JSONShape.maxDepth {
-                        shape = JSONShape.objectUnseen
-                    } else if object.count == members.count {
-                        shape = JSONShape.object(count: members.count, memberSum: memberSum)
-                    } else {
-                        // The sum counted the members a repeated key dropped: take the object's own.
-                        shape = JSONShape.of(.object(object), depth: shapeDepth)
-                    }
-                    // So did the total.
-                    size = object.count == members.count ? total : ActivityDataSize.bytes(of: .object(object))
-                }
-                return .object(object)
+                return .object(JSONObject(kept: members))  // a repeated key: last wins
             case let other: throw .expected("',' or '}' after object member", found: other, at: index)
             }
         }
     }
 
     /// Consumes `literal` (`true`, `false` or `null`), whose first byte is already known to match.
-    mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let start = index
         let count = literal.utf8CodeUnitCount
         let base = literal.utf8Start

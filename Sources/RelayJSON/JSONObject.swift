@@ -6,9 +6,6 @@
 /// are kept, which is the deterministic order the relay's JSON promises, with no sort per write.
 /// Iteration yields `(key, value)` in that order.
 ///
-/// A push's content state may instead be kept as its compact JSON (`JSONObjectText`, made by
-/// `JSONParser.canonicalObject`); it reads, compares and writes as the same members would.
-///
 /// Keys are compared by their bytes, as JSON defines members: `"é"` (U+00E9) and `"e\u{301}"`
 /// are two members, each found by its own spelling, and both are written back as they came.
 public struct JSONObject: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral {
@@ -23,48 +20,11 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         var value: JSONValue
     }
 
-    /// How the members are kept: as values, or as the compact JSON they serialize to (a push's
-    /// content state, see `JSONObjectText`), read into values only when something asks for them.
-    private enum Storage: Sendable {
-        case values([Member])
-        case text(JSONObjectText)
-    }
-
-    private var storage: Storage
-
-    /// The members as values (read from the text once, when kept as text); changing them keeps
-    /// them as values from then on.
-    private var members: [Member] {
-        @inline(__always)
-        get {
-            switch storage {
-            case .values(let members): return members
-            case .text(let text): return text.object.members
-            }
-        }
-        _modify {
-            var members: [Member]
-            switch storage {
-            case .values(let values): members = values
-            case .text(let text): members = text.object.members
-            }
-            storage = .values([])  // so that `members` is the array's only reference while it changes
-            defer { storage = .values(members) }
-            yield &members
-        }
-    }
+    /// The members, sorted by key, each key once.
+    private var members: [Member]
 
     /// An empty object.
-    public init() { storage = .values([]) }
-
-    /// The object whose compact JSON is `text`.
-    init(text: JSONObjectText) { storage = .text(text) }
-
-    /// The compact JSON of the object when it is kept as that text; nil when kept as values.
-    var text: ArraySlice<UInt8>? {
-        if case .text(let text) = storage { return text.bytes }
-        return nil
-    }
+    public init() { members = [] }
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
     ///
@@ -97,7 +57,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     /// Members in any order, as the parser collects them; a repeated key keeps the value that
     /// comes last.
     init(kept unordered: [Member]) {
-        storage = .values(Self.ordered(unordered))
+        members = Self.ordered(unordered)
     }
 
     /// `unordered` sorted by key, the last of each repeated key kept; sorted in place when the
@@ -166,20 +126,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
         return (member.key, member.value)
     }
 
-    /// Iterates over the members array, fetched once (for an object kept as text, each
-    /// `subscript(position:)` finds the members read from it anew).
-    public func makeIterator() -> Iterator { Iterator(members: members.makeIterator()) }
-
-    /// The members in order, as `(key, value)`.
-    public struct Iterator: IteratorProtocol {
-        fileprivate var members: IndexingIterator<[Member]>
-
-        public mutating func next() -> Element? {
-            guard let member = members.next() else { return nil }
-            return (member.key, member.value)
-        }
-    }
-
     // MARK: Members by key
 
     /// The value of `key`; setting nil removes the member.
@@ -233,8 +179,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     // MARK: Equality
 
     public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        // Text is canonical (`JSONObjectText`): equal objects have equal bytes.
-        if let left = lhs.text, let right = rhs.text { return left == right }
         let (lhs, rhs) = (lhs.members, rhs.members)
         guard lhs.count == rhs.count else { return false }
         for (left, right) in zip(lhs, rhs)
@@ -245,7 +189,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public func hash(into hasher: inout Hasher) {
-        let members = members
         hasher.combine(members.count)
         for member in members {
             hasher.combine(member.key)
@@ -261,7 +204,6 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     private func find(_ key: String) -> Position {
-        let members = members
         var low = 0
         var high = members.count
         while low < high {
@@ -277,10 +219,10 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Byte-wise (UTF-8, hence code point) order: the order JSON tools sort keys by. Swift's `<`
     /// on String compares canonical equivalents equal.
-    static func precedes(_ lhs: String, _ rhs: String) -> Bool { compare(lhs, rhs) < 0 }
+    package static func precedes(_ lhs: String, _ rhs: String) -> Bool { compare(lhs, rhs) < 0 }
 
     /// Negative, zero or positive as `lhs` sorts before, equal to or after `rhs`, by bytes.
-    static func compare(_ lhs: String, _ rhs: String) -> Int {
+    package static func compare(_ lhs: String, _ rhs: String) -> Int {
         let contiguous = lhs.utf8.withContiguousStorageIfAvailable { left in
             rhs.utf8.withContiguousStorageIfAvailable { right in
                 let shared = Swift.min(left.count, right.count)

@@ -1,12 +1,11 @@
-import Dispatch
-import Foundation
+import RelayJSON
 import XCTest
 
 @testable import RelayCore
 
-/// A push's content state is kept as its compact JSON (`JSONObjectText`) when it is already in the
-/// form the serializer writes; it must then behave exactly as the same object kept as values.
-final class JSONObjectTextTests: XCTestCase {
+/// A push's content state, read member by member from the body as the provider API reads it,
+/// reads, writes, compares and measures exactly as the same object parsed whole.
+final class ContentStateReadingTests: XCTestCase {
     /// The content state of a push whose `aps` carries `contentState` (JSON text), as the provider
     /// API reads it, and the same object parsed into values.
     private func read(_ contentState: String, file: StaticString = #filePath, line: UInt = #line) throws -> (
@@ -18,8 +17,8 @@ final class JSONObjectTextTests: XCTestCase {
         return (payload, values)
     }
 
-    /// Everything a reader can see of the object is the same as for the values, and the measures
-    /// taken while reading it are those of the values.
+    /// Everything a reader can see of the object is the same as for the values, and the payload's
+    /// measures of it are those of the values.
     private func assertSameObject(
         _ payload: LiveActivityPayload, _ values: JSONObject, _ text: String,
         file: StaticString = #filePath, line: UInt = #line
@@ -32,7 +31,8 @@ final class JSONObjectTextTests: XCTestCase {
         XCTAssertEqual(Array(object.keys), Array(values.keys), text, file: file, line: line)
         XCTAssertEqual(object.count, values.count, text, file: file, line: line)
         for (key, value) in values { XCTAssertEqual(object[key], value, "\(text) \(key)", file: file, line: line) }
-        XCTAssertEqual(payload.contentStateShape, JSONShape.of(.object(values)), text, file: file, line: line)
+        XCTAssertEqual(
+            payload.contentStateShape, ContentStateShape.fingerprint(of: .object(values)), text, file: file, line: line)
         XCTAssertEqual(
             payload.contentStateBytes, ActivityDataSize.bytes(of: .object(values)), text, file: file, line: line)
         XCTAssertEqual(
@@ -44,7 +44,7 @@ final class JSONObjectTextTests: XCTestCase {
         XCTAssertEqual(left.finalize(), right.finalize(), text, file: file, line: line)
     }
 
-    func testCanonicalContentStatesAreKeptAsText() throws {
+    func testCompactContentStatesReadAsTheirValues() throws {
         let canonical = [
             "{}", #"{"a":1}"#, #"{"eta":-42,"status":"on the way","zone":null}"#,
             #"{"A":true,"B":false,"a":0,"ab":[],"b":{}}"#,
@@ -58,15 +58,13 @@ final class JSONObjectTextTests: XCTestCase {
         ]
         for text in canonical {
             let (payload, values) = try read(text)
-            XCTAssertNotNil(payload.contentState?.text, "kept as values: \(text)")
-            XCTAssertEqual(payload.contentState?.text.map(Array.init), JSONValue.object(values).serialized(), text)
             try assertSameObject(payload, values, text)
         }
     }
 
-    /// Anything the serializer would write otherwise (or that is equal to a value written otherwise)
-    /// is kept as values, and reads the same as before.
-    func testOtherContentStatesAreKeptAsValues() throws {
+    /// Anything the serializer would write otherwise (keys out of order or repeated, escapes,
+    /// non-ASCII text, numbers in another spelling) reads as its values too.
+    func testOtherContentStatesReadAsTheirValues() throws {
         let others = [
             #"{"b":1,"a":2}"#, #"{"a":1,"a":2}"#, #"{"a\u0062":1}"#, #"{"a":"\n"}"#, #"{"a":"\/"}"#,
             #"{"café":1}"#, #"{"a":"é"}"#, #"{"a":"\u2028"}"#, #"{"a":-0}"#, #"{"a":-0.0}"#, #"{"a":1.50}"#,
@@ -76,13 +74,12 @@ final class JSONObjectTextTests: XCTestCase {
         ]
         for text in others {
             let (payload, values) = try read(text)
-            XCTAssertNil(payload.contentState?.text, "kept as text: \(text)")
             try assertSameObject(payload, values, text)
         }
     }
 
-    /// Bad JSON inside a content state that starts out canonical gets the parser's own error.
-    func testBadJSONAfterACanonicalStartGetsTheParsersError() {
+    /// Bad JSON inside a content state that starts out well gets the general parser's own error.
+    func testBadJSONInsideAContentStateGetsTheParsersError() {
         for text in [#"{"a":1,"b":}"#, #"{"a":1,"b":01}"#, #"{"a":[1,2}"#, #"{"a":1"#, #"{"a":tru}"#] {
             let body = Array(#"{"aps":{"event":"update","timestamp":1,"content-state":\#(text)}}"#.utf8)
             let general = LiveActivityPushRequest.checkBody(body) { try JSONValue(parsing: $0) }
@@ -94,9 +91,8 @@ final class JSONObjectTextTests: XCTestCase {
         }
     }
 
-    /// Generated objects: written by the serializer they are kept as text; with their keys shuffled
-    /// they are kept as values; both read the same.
-    func testGeneratedObjectsReadTheSameEitherWay() throws {
+    /// Generated objects, written by the serializer, read back as the same values.
+    func testGeneratedObjectsReadAsTheirValues() throws {
         var random = SystemRandomNumberGenerator()
         func scalar() -> JSONValue {
             switch Int.random(in: 0..<6, using: &random) {
@@ -130,17 +126,12 @@ final class JSONObjectTextTests: XCTestCase {
             let (payload, parsed) = try read(text)
             XCTAssertEqual(parsed, values, text)
             try assertSameObject(payload, values, text)
-            let plain = !text.utf8.contains { $0 >= 0x80 || $0 == UInt8(ascii: "\\") }
-            let negativeZero = text.contains("-0.0,") || text.contains("-0.0}") || text.contains("-0.0]")
-            XCTAssertEqual(payload.contentState?.text != nil, plain && !negativeZero, text)
         }
     }
 
-    /// Numbers with a fraction, of every length and size: those kept as text are written back as
-    /// they came (`assertSameObject` compares the bytes written with those of the values).
-    func testDecimalsKeptAsTextAreWrittenAsTheyCame() throws {
+    /// Numbers with a fraction, of every length and size, are written and measured as their values.
+    func testDecimalsAreWrittenAndMeasuredAsTheirValues() throws {
         var random = SystemRandomNumberGenerator()
-        var keptAsText = 0
         for _ in 0..<4000 {
             let wholes = ["0", "-0", "1", "-7", "42", String(Int.random(in: 1...999_999_999_999_999, using: &random))]
             let whole = wholes.randomElement(using: &random)!
@@ -151,14 +142,12 @@ final class JSONObjectTextTests: XCTestCase {
             let text = "{\"n\":\(whole).\(fraction)}"
             let (payload, values) = try read(text)
             try assertSameObject(payload, values, text)
-            if payload.contentState?.text != nil { keptAsText += 1 }
         }
-        XCTAssertGreaterThan(keptAsText, 500)
     }
 
-    /// A push's content state reaches the activity as text, with the fingerprint taken when it
-    /// was read: on an update and on an end alike.
-    func testPushedContentStatesAreShownAsTextWithTheirFingerprint() throws {
+    /// A push's content state reaches the activity with the fingerprint taken when it was read:
+    /// on an update and on an end alike.
+    func testPushedContentStatesAreShownWithTheirFingerprint() throws {
         let start: UnixSeconds = 1_767_225_600
         var emulator = DeviceEmulator(rules: .defaults, ids: SeededIdentifiers(seed: 7), now: start)
         let device = emulator.createDevice(keyHash: "h", at: start)
@@ -183,7 +172,6 @@ final class JSONObjectTextTests: XCTestCase {
             XCTAssertNil(emulator.deliver(request, context: context, at: time).error, event)
             let shown = try XCTUnwrap(emulator.activities[activity.id])
             XCTAssertEqual(shown.contentState, ["a": [1.5], "n": .int(Int64(offset))], event)
-            XCTAssertNotNil(shown.contentState.objectValue?.text, event)
             XCTAssertEqual(shown.contentStateShape, ContentStateShape.fingerprint(of: shown.contentState), event)
         }
         XCTAssertEqual(emulator.activities[activity.id]?.state, .ended)
@@ -218,84 +206,18 @@ final class JSONObjectTextTests: XCTestCase {
         }
     }
 
-    /// A compact content state is kept as a slice of the body it was read from, sharing its
-    /// buffer, while the rest of the body is at most 1 KiB; with more around it (here a long
-    /// alert), or spaced out, it is a copy of its own. Either way it reads and writes the same.
-    func testACompactContentStateSharesTheBodyUnlessTheRestIsLarge() throws {
-        let state = #"{"away":3,"clock":"14:10","home":7}"#
-        func decoded(_ body: String) throws -> (text: ArraySlice<UInt8>, shared: Bool) {
-            let bytes = Array(body.utf8)
-            let payload = try LiveActivityPayload.decode(bytes).get()
-            let text = try XCTUnwrap(payload.contentState?.text, body)
-            let shared = bytes.withUnsafeBufferPointer { whole in
-                text.withUnsafeBufferPointer { part in
-                    guard let start = whole.baseAddress, let partStart = part.baseAddress else { return false }
-                    return partStart >= start && partStart + part.count <= start + whole.count
-                }
-            }
-            return (text, shared)
-        }
-        let small = #"{"aps":{"event":"update","timestamp":1,"content-state":\#(state)}}"#
-        let rest = small.utf8.count - state.utf8.count
-        let title = { (length: Int) in String(repeating: "t", count: length) }
-        let atTheLimit =
-            #"{"aps":{"alert":{"title":"\#(title(1024 - rest - 21))"},"event":"update","timestamp":1,"content-state":\#(state)}}"#
-        let overTheLimit =
-            #"{"aps":{"alert":{"title":"\#(title(1025 - rest - 21))"},"event":"update","timestamp":1,"content-state":\#(state)}}"#
-        XCTAssertEqual(atTheLimit.utf8.count - state.utf8.count, 1024)
-        XCTAssertEqual(overTheLimit.utf8.count - state.utf8.count, 1025)
-        let spaced = #"{"aps":{"event":"update","timestamp":1,"content-state":{"away": 3,"clock":"14:10","home":7}}}"#
-        for (body, shares) in [(small, true), (atTheLimit, true), (overTheLimit, false), (spaced, false)] {
-            let (text, shared) = try decoded(body)
-            XCTAssertEqual(shared, shares, body)
-            XCTAssertEqual(Array(text), Array(state.utf8), body)
-            XCTAssertEqual(
-                JSONValue.object(JSONObject(text: JSONObjectText(bytes: text))).serialized(), Array(state.utf8))
-        }
-    }
-
-    /// Changing an object kept as text changes a copy kept as values; the text stays as it was.
-    func testChangingATextObjectKeepsTheOriginal() throws {
+    /// Changing a copy of a content state read from a body leaves the original as it was.
+    func testChangingACopyKeepsTheOriginal() throws {
         let original = try XCTUnwrap(read(#"{"a":1,"b":[true]}"#).payload.contentState)
         var changed = original
         changed["c"] = "new"
         changed["a"] = nil
         XCTAssertEqual(changed, ["b": [true], "c": "new"])
-        XCTAssertNil(changed.text)
         XCTAssertEqual(original, ["a": 1, "b": [true]])
-        XCTAssertEqual(original.text.map(Array.init), Array(#"{"a":1,"b":[true]}"#.utf8))
+        XCTAssertEqual(JSONValue.object(original).serialized(), Array(#"{"a":1,"b":[true]}"#.utf8))
         var removed = original
         XCTAssertEqual(removed.removeValue(forKey: "b"), [true])
         XCTAssertEqual(removed, ["a": 1])
         XCTAssertEqual(Set([JSONValue.object(original), .object(["a": 1, "b": [true]])]).count, 1)
-    }
-
-    /// The members are read from the text once, whichever thread asks first; every thread sees them.
-    func testMembersAreReadOnceForEveryThread() throws {
-        for _ in 0..<50 {
-            let object = try XCTUnwrap(read(#"{"a":1,"b":"two","c":[3]}"#).payload.contentState)
-            let seen = GatheredKeys()
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in seen.append(Array(object.keys)) }
-            XCTAssertEqual(seen.all, Array(repeating: ["a", "b", "c"], count: 8))
-        }
-    }
-}
-
-/// Keys gathered from many threads under an `NSLock`, a pthread mutex that ThreadSanitizer sees
-/// (it cannot see the futex inside the standard library's `Mutex`; bench/sanitizers.sh).
-private final class GatheredKeys: @unchecked Sendable {  // Sendable: `gathered` only under `lock`.
-    private let lock = NSLock()
-    private var gathered: [[String]] = []
-
-    func append(_ keys: [String]) {
-        lock.lock()
-        gathered.append(keys)
-        lock.unlock()
-    }
-
-    var all: [[String]] {
-        lock.lock()
-        defer { lock.unlock() }
-        return gathered
     }
 }

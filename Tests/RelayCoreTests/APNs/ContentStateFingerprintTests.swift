@@ -1,27 +1,35 @@
+import RelayJSON
 import XCTest
 
 @testable import RelayCore
 
-/// The fingerprint the parser takes while it reads is the one `JSONShape.of` takes from the value,
-/// and the size it takes is the count of the bytes the value's compact serialization writes.
-final class JSONShapeTests: XCTestCase {
-    /// The parser's fingerprint and size of the value at the start of `text`, read as if it were
-    /// `base` containers deep (as `aps`'s values are read at depth 2).
-    private func parsedShape(_ text: String, base: Int = 0) throws -> (value: JSONValue, shape: UInt64, size: Int) {
-        let bytes = Array(text.utf8)
-        return try bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(bytes: buffer, maxDepth: 200)
-            parser.shapeBase = base
-            let value = try parser.parseValue(depth: base)
-            return (value, parser.shape, parser.size)
-        }
+/// The measures the size and shape rules take of a content state, in their own pass over the
+/// parsed value: the size is the count of the bytes its compact serialization writes, and a push
+/// body's content state gets the fingerprint and size of its value.
+final class ContentStateFingerprintTests: XCTestCase {
+    /// The fingerprint of the value `text` parses to.
+    private func shape(_ text: String) throws -> UInt64 {
+        ContentStateShape.fingerprint(of: try JSONValue(parsing: text))
+    }
+
+    /// `text`'s size is what its value serializes to; as a push's content state (when it is an
+    /// object), the payload carries its value's fingerprint and size.
+    private func assertMeasures(_ text: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let value = try JSONValue(parsing: text)
+        XCTAssertEqual(ActivityDataSize.bytes(of: value), value.serialized().count, text, file: file, line: line)
+        guard case .object = value else { return }
+        let body = Array(#"{"aps":{"event":"update","timestamp":1,"content-state":\#(text)}}"#.utf8)
+        let payload = try LiveActivityPayload.decode(body).get()
+        XCTAssertEqual(
+            payload.contentStateShape, ContentStateShape.fingerprint(of: value), text, file: file, line: line)
+        XCTAssertEqual(payload.contentStateBytes, value.serialized().count, text, file: file, line: line)
     }
 
     private func nested(_ levels: Int, _ inner: String) -> String {
         String(repeating: #"{"a":"#, count: levels) + inner + String(repeating: "}", count: levels)
     }
 
-    func testTheParserTakesTheValuesFingerprint() throws {
+    func testMeasuresAreThoseOfTheValue() throws {
         let documents = [
             "null", "true", "false", "0", "-1.5e3", #""text""#, "[]", "{}", "[1]", #"["a", 1]"#, "[[]]", "[{}]",
             #"{"a":1}"#, #"{"b":"x","a":[1,{"c":null}]}"#, #"{"caf\u00e9":1,"é":2}"#, #"{"a\"b":1,"a\\b":2}"#,
@@ -32,13 +40,7 @@ final class JSONShapeTests: XCTestCase {
             "1.50", "-0", "-0.0", "1e2", "12345678901234567890", #""\u2028\/x""#, #"{"\u0041":"\t","sep":"\u2029"}"#,
             #"[ 1 , { "a" : [ ] , "b" : { } } ]"#, "\"caf\u{E9} \u{2028}\"",
         ]
-        for text in documents {
-            for base in [0, 2, 7] {
-                let (value, shape, size) = try parsedShape(text, base: base)
-                XCTAssertEqual(shape, JSONShape.of(value), "\(text) at \(base)")
-                XCTAssertEqual(size, value.serialized().count, "\(text) at \(base)")
-            }
-        }
+        for text in documents { try assertMeasures(text) }
     }
 
     /// Members in another order, with other values of the same types: the same fingerprint.
@@ -50,7 +52,7 @@ final class JSONShapeTests: XCTestCase {
             (nested(16, #"{"y":1}"#), nested(16, #"{"z":"deeper than looked"}"#)),
         ]
         for (left, right) in same {
-            XCTAssertEqual(try parsedShape(left).shape, try parsedShape(right).shape, "\(left) and \(right)")
+            XCTAssertEqual(try shape(left), try shape(right), "\(left) and \(right)")
         }
         let different = [
             (#"{"a":1}"#, #"{"b":1}"#), (#"{"a":1}"#, #"{"a":"1"}"#), (#"{"a":[1]}"#, #"{"a":["1"]}"#),
@@ -59,11 +61,11 @@ final class JSONShapeTests: XCTestCase {
             (nested(15, "1"), nested(15, #""x""#)),
         ]
         for (left, right) in different {
-            XCTAssertNotEqual(try parsedShape(left).shape, try parsedShape(right).shape, "\(left) and \(right)")
+            XCTAssertNotEqual(try shape(left), try shape(right), "\(left) and \(right)")
         }
     }
 
-    /// Random documents: the parser and the value agree.
+    /// Random documents: the measures and the values agree.
     func testGeneratedDocumentsAgree() throws {
         var random = SystemRandomNumberGenerator()
         func document(_ depth: Int) -> String {
@@ -84,10 +86,7 @@ final class JSONShapeTests: XCTestCase {
             }
         }
         for _ in 0..<500 {
-            let text = document(0)
-            let (value, shape, size) = try parsedShape(text)
-            XCTAssertEqual(shape, JSONShape.of(value), text)
-            XCTAssertEqual(size, value.serialized().count, text)
+            try assertMeasures(document(0))
         }
     }
 }

@@ -18,7 +18,7 @@ extension JSONValue {
     }
 
     /// Writes the value's compact JSON to `out`.
-    func write(to out: inout JSONOutput) {
+    package func write(to out: inout JSONOutput) {
         switch self {
         case .null: out.append("null")
         case .bool(let flag): out.append(flag ? "true" : "false")
@@ -33,10 +33,6 @@ extension JSONValue {
             }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
-            if let text = members.text {
-                out.append(text)
-                return
-            }
             out.append(UInt8(ascii: "{"))
             for (position, member) in members.enumerated() {
                 if position > 0 { out.append(UInt8(ascii: ",")) }
@@ -51,7 +47,7 @@ extension JSONValue {
 }
 
 /// The pieces of serialization that write scalars straight into the output bytes.
-enum JSONWriter {
+package enum JSONWriter {
     /// Writes one object member as `"key":value`.
     static func writeMember(_ key: String, _ value: JSONValue, to out: inout JSONOutput) {
         writeString(key, to: &out)
@@ -60,7 +56,7 @@ enum JSONWriter {
     }
 
     /// Writes the decimal digits of `number` directly, `Int64.min` included.
-    static func writeInteger(_ number: Int64, to out: inout JSONOutput) {
+    package static func writeInteger(_ number: Int64, to out: inout JSONOutput) {
         if number < 0 { out.append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
         let first = out.count
@@ -74,7 +70,7 @@ enum JSONWriter {
     /// Swift's shortest round-trip form, which is already valid JSON for every finite value
     /// (`3.0`, `0.1`, `1e-05`, `1.7976931348623157e+308`); non-finite values become null. The
     /// digits go through a stack buffer (`DigitSink`) rather than a `description` String.
-    static func writeDouble(_ number: Double, to out: inout JSONOutput) {
+    package static func writeDouble(_ number: Double, to out: inout JSONOutput) {
         guard number.isFinite else {
             out.append("null")
             return
@@ -158,22 +154,12 @@ enum JSONWriter {
     }
 
     /// How many bytes `writeDouble` writes for `number`, counted through the same stack buffer.
-    static func doubleLength(_ number: Double) -> Int {
+    package static func doubleLength(_ number: Double) -> Int {
         guard number.isFinite else { return 4 }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
             var sink = DigitSink(space: space)
             number.write(to: &sink)
             return sink.overflowed ? number.description.utf8.count : sink.count
-        }
-    }
-
-    /// Whether `writeDouble` writes `number` as exactly `text`.
-    static func writes(_ number: Double, as text: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard number.isFinite else { return false }
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: DigitSink.capacity) { space in
-            var sink = DigitSink(space: space)
-            number.write(to: &sink)
-            return !sink.overflowed && UnsafeBufferPointer(rebasing: space[..<sink.count]).elementsEqual(text)
         }
     }
 
@@ -208,7 +194,7 @@ enum JSONWriter {
     /// Writes a quoted string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX`
     /// escapes, U+2028 and U+2029 as `\u2028` and `\u2029` (JavaScript line terminators), all
     /// other characters as raw UTF-8.
-    static func writeString(_ text: String, to out: inout JSONOutput) {
+    package static func writeString(_ text: String, to out: inout JSONOutput) {
         out.append(UInt8(ascii: "\""))
         if text.utf8.withContiguousStorageIfAvailable({ writeEscaped($0, to: &out) }) == nil {
             var native = text
@@ -271,7 +257,7 @@ enum JSONWriter {
     /// (which might start U+2028 or U+2029). Exact for "none", so a false answer lets the whole
     /// word through; a true one only sends the caller to look at the bytes one by one.
     @inline(__always)
-    static func needsLook(_ word: UInt64) -> Bool { lookMask(word) != 0 }
+    package static func needsLook(_ word: UInt64) -> Bool { lookMask(word) != 0 }
 
     /// The high bit of each byte of `word` (little-endian: byte 0 is the lowest) that
     /// `needsLook` looks for, and possibly of bytes after the first such one (a subtraction's

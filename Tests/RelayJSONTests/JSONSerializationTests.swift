@@ -1,6 +1,6 @@
 import XCTest
 
-@testable import RelayCore
+@testable import RelayJSON
 
 final class JSONSerializationTests: XCTestCase {
     func testOutputIsCompactWithKeysSorted() {
