@@ -36,11 +36,6 @@ package struct JSONOutput: ~Copyable {
         bytes.withUnsafeBufferPointer { append($0) }
     }
 
-    /// Appends the bytes of a slice of an array.
-    package mutating func append(_ bytes: ArraySlice<UInt8>) {
-        bytes.withUnsafeBufferPointer { append($0) }
-    }
-
     /// Appends fixed ASCII such as `null` or a member key.
     @inline(__always)
     package mutating func append(_ text: StaticString) {
