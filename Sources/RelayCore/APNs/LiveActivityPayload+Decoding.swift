@@ -9,7 +9,7 @@ extension LiveActivityPayload {
     /// repeated) is read member by member: only the values become JSON, the two outer objects and
     /// their keys are never built. Anything else (a syntax error, a repeated key, an escaped key,
     /// another top-level type) goes through the general parser, so every refusal and its message
-    /// are the same as before.
+    /// are those of the general path.
     static func decode(_ body: [UInt8]) -> Result<LiveActivityPayload, DecodeFailure> {
         let fast = body.withUnsafeBufferPointer { decodeCommonShape($0) }
         if let fast { return fast.mapError(DecodeFailure.payload) }
@@ -35,7 +35,7 @@ extension LiveActivityPayload {
         LiveActivityPayload, LiveActivityPayloadError
     >? {
         var parser = JSONParser(bytes: bytes, maxDepth: JSONValue.defaultMaxDepth)
-        // Filled in place: the reader is some 200 bytes, and each move of an optional one was a copy.
+        // Filled in place: the reader is some 200 bytes, and each move of an optional one is a copy.
         var aps = APSReader()
         var sawAPS = false
         var custom: [JSONObject.Element] = []
