@@ -41,30 +41,30 @@ let package = Package(
         // Wiring: routes, auth, fan-out.
         .target(
             name: "RelayServer",
-            dependencies: ["RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore", "COpenSSL"],
+            dependencies: ["RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore"],
             // The browser console's files, compiled into the binary as byte arrays.
             resources: [.embedInCode("Console/Assets")],
             swiftSettings: common),
         .executableTarget(
             name: "activity-relay",
-            dependencies: ["RelayServer", "RelayJSON", "RelayCore", "RelayNet", "RelayHTTP", "CJemalloc"],
+            dependencies: ["RelayServer", "CJemalloc"],
             swiftSettings: common),
 
-        // Test support shared by every test target.
-        .target(name: "RelayTestKit", dependencies: ["RelayCore", "RelayHTTP"], swiftSettings: common),
+        // Test support (test doubles, the child-process runner) for the test targets that import it.
+        .target(name: "RelayTestKit", dependencies: ["RelayCore"], swiftSettings: common),
 
         .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"], swiftSettings: common),
         .testTarget(
-            name: "RelayCoreTests", dependencies: ["RelayJSON", "RelayCore", "RelayTestKit"], exclude: ["Fixtures"],
+            name: "RelayCoreTests", dependencies: ["RelayJSON", "RelayCore"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
-            name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"],
+            name: "RelayHTTPTests", dependencies: ["RelayHTTP"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
-            name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit"], exclude: ["Fixtures"],
+            name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit", "COpenSSL"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
-            name: "RelayStoreTests", dependencies: ["RelayStore", "RelayTestKit"], exclude: ["Fixtures"],
+            name: "RelayStoreTests", dependencies: ["RelayStore"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
             name: "RelayServerTests",

@@ -1,6 +1,4 @@
 import Foundation
-import RelayCore
-import RelayNet
 import RelayServer
 import Synchronization
 
@@ -42,10 +40,9 @@ enum ServeCommand {
         // SIGTERM/SIGINT reach the signalfd instead of killing the process mid-commit.
         let started = Mutex<RelayRuntime?>(nil)
         let done = DispatchSemaphore(value: 0)
-        let watcher: SignalWatcher
+        let watcher: ShutdownSignals
         do {
-            let signalLoop = try EventLoop(name: "relay-signals")
-            watcher = try SignalWatcher(loop: signalLoop) { signal in
+            watcher = try ShutdownSignals { signal in
                 RelayLog.info("relay.shutdown", ["signal": String(signal)])
                 guard let runtime = started.withLock({ $0 }) else { exit(0) }
                 Thread.detachNewThread {

@@ -1,6 +1,5 @@
 import Foundation
-import RelayCore
-import RelayJSON
+import RelayServer
 
 /// `activity-relay simulate SCENARIO.json [--json]`: runs a scenario offline and prints its
 /// timeline. Exit status 0 when every expectation holds, 1 when one fails, 2 for a bad scenario.
@@ -23,24 +22,12 @@ enum SimulateCommand {
         guard let data = FileManager.default.contents(atPath: path) else {
             Terminal.fail("activity-relay simulate: cannot read '\(path)'")
         }
-        let scenario: JSONValue
-        let bytes = [UInt8](data)
         do {
-            scenario = try JSONValue(parsing: bytes)
+            let run = try ScenarioFile.run([UInt8](data), path: path, asJSON: asJSON)
+            print(run.output, terminator: "")
+            return run.passed ? 0 : 1
         } catch {
-            Terminal.fail("activity-relay simulate: \(path) is not valid JSON: \(error.description(in: bytes))")
+            Terminal.fail("activity-relay simulate: \(error)")
         }
-        let report: SimulationReport
-        do {
-            report = try ScenarioRunner.run(scenario)
-        } catch {
-            Terminal.fail("activity-relay simulate: \(path): \(error)")
-        }
-        if asJSON {
-            print(report.json.jsonString)
-        } else {
-            print(report.text, terminator: "")
-        }
-        return report.failures.isEmpty ? 0 : 1
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import RelayNet
 import RelayServer
 
 /// `activity-relay watch [--url https://localhost:8443] [--data DIR] [--key KEY] [--device ID]
@@ -44,16 +43,15 @@ enum WatchCommand {
         let (host, port) = parseURL(url)
         let caPath = caFile ?? data + "/tls-cert.pem"
         let bearer = key ?? readKey(data + "/admin-key")
-        let context: TLSClientContext
-        do {
-            context = try TLSClientContext(caFile: caPath)
-        } catch {
-            Terminal.fail("activity-relay watch: --cacert \(caPath): \(error)")
-        }
         var options = WatchSession.Options(host: host, port: port, key: bearer, deviceId: device)
         options.once = once
         options.ansi = !once && isatty(STDOUT_FILENO) == 1
-        let session = WatchSession(options: options, context: context)
+        let session: WatchSession
+        do {
+            session = try WatchSession(options: options, caFile: caPath)
+        } catch {
+            Terminal.fail("activity-relay watch: --cacert \(caPath): \(error)")
+        }
         let outcome = session.run(
             output: { screen in
                 FileHandle.standardOutput.write(Data(screen.utf8))

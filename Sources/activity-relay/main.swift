@@ -1,5 +1,4 @@
 import Foundation
-import RelayCore
 import RelayServer
 
 /// `activity-relay` entry point: picks the command and hands over to it.

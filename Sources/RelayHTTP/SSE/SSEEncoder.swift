@@ -17,24 +17,37 @@ public enum SSEEncoder {
 
     /// Appends the bytes of one event to `out`.
     public static func append(_ event: SSEEvent, to out: inout [UInt8]) {
-        out.reserveCapacity(out.count + event.data.utf8.count + 64)
-        if let id = event.id {
+        append(id: event.id, event: event.event, retry: event.retry, data: Array(event.data.utf8), to: &out)
+    }
+
+    /// The bytes of one event whose data is already UTF-8 (the relay's events: their JSON is
+    /// serialized once and framed here, live and replayed alike).
+    public static func encode(id: String?, event: String?, data: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        append(id: id, event: event, retry: nil, data: data, to: &out)
+        return out
+    }
+
+    /// Appends the fields of one event and the empty line that dispatches it to `out`.
+    private static func append(id: String?, event: String?, retry: Int?, data: [UInt8], to out: inout [UInt8]) {
+        out.reserveCapacity(out.count + data.count + 64)
+        if let id {
             appendField("id", id.utf8.lazy.filter { $0 != cr && $0 != lf && $0 != 0 }, to: &out)
         }
-        if let type = event.event {
-            appendField("event", type.utf8.lazy.filter { $0 != cr && $0 != lf }, to: &out)
+        if let event {
+            appendField("event", event.utf8.lazy.filter { $0 != cr && $0 != lf }, to: &out)
         }
-        if let retry = event.retry, retry >= 0 {
+        if let retry, retry >= 0 {
             appendField("retry", String(retry).utf8, to: &out)
         }
-        forEachLine(event.data) { line in appendField("data", line, to: &out) }
+        forEachLine(data) { line in appendField("data", line, to: &out) }
         out.append(lf)
     }
 
     /// A comment block: each line of `text` as a `:` line, then an empty line.
     public static func comment(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
-        forEachLine(text) { line in
+        forEachLine(Array(text.utf8)) { line in
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: " "))
             out.append(contentsOf: line)
@@ -57,9 +70,8 @@ public enum SSEEncoder {
         out.append(lf)
     }
 
-    /// Calls `body` with each line of `text`, split at CRLF, CR or LF; an empty text is one empty line.
-    private static func forEachLine(_ text: String, _ body: (ArraySlice<UInt8>) -> Void) {
-        let bytes = Array(text.utf8)
+    /// Calls `body` with each line of `bytes`, split at CRLF, CR or LF; no bytes is one empty line.
+    private static func forEachLine(_ bytes: [UInt8], _ body: (ArraySlice<UInt8>) -> Void) {
         var start = 0
         var index = 0
         while index < bytes.count {

@@ -68,19 +68,9 @@ public final class EventHub: Sendable {
         encode(event, data: event.data.serialized())
     }
 
-    /// SSE bytes of `event` whose data is already serialized (compact JSON has no line breaks, so
-    /// it is one `data:` line as it stands).
+    /// SSE bytes of `event` whose data is already serialized.
     static func encode(_ event: RelayEvent, data: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(data.count + 64)
-        out.append(contentsOf: "id: ".utf8)
-        out.append(contentsOf: String(event.seq).utf8)
-        out.append(contentsOf: "\nevent: ".utf8)
-        out.append(contentsOf: event.type.rawValue.utf8)
-        out.append(contentsOf: "\ndata: ".utf8)
-        out.append(contentsOf: data)
-        out.append(contentsOf: "\n\n".utf8)
-        return out
+        SSEEncoder.encode(id: String(event.seq), event: event.type.rawValue, data: data)
     }
 
     // MARK: - Publishing
@@ -191,8 +181,7 @@ public final class EventHub: Sendable {
         var bytes: [UInt8] = []
         var consumed = 0
         for stored in page {
-            let data = String(decoding: stored.data, as: UTF8.self)
-            let event = SSEEncoder.encode(SSEEvent(id: String(stored.seq), event: stored.type, data: data))
+            let event = SSEEncoder.encode(id: String(stored.seq), event: stored.type, data: stored.data)
             if !bytes.isEmpty, bytes.count + event.count > room { break }
             bytes.append(contentsOf: event)
             subscriber.lastSent = max(subscriber.lastSent, UInt64(stored.seq))

@@ -36,4 +36,13 @@ final class SSEEncoderTests: XCTestCase {
         SSEEncoder.append(SSEEvent(id: "2", data: "b"), to: &out)
         XCTAssertEqual(String(decoding: out, as: UTF8.self), "id: 1\ndata: a\n\nid: 2\ndata: b\n\n")
     }
+
+    /// Data given as bytes (the relay's serialized events) is framed exactly as the same text.
+    func testBytesAreFramedAsTheSameText() {
+        for data in ["{\"a\":1}", "", "a\nb", "a\r\nb\rc\n"] {
+            XCTAssertEqual(
+                SSEEncoder.encode(id: "7", event: "activity.updated", data: Array(data.utf8)),
+                SSEEncoder.encode(SSEEvent(id: "7", event: "activity.updated", data: data)), data)
+        }
+    }
 }

@@ -66,6 +66,11 @@ public final class WatchSession {
         board = WatchBoard(clock: WatchClock(relayNow: local, localNow: local))
     }
 
+    /// A session trusting the CA certificates in the PEM file at `caFile`.
+    public convenience init(options: Options, caFile: String) throws(TLSError) {
+        self.init(options: options, context: try TLSClientContext(caFile: caFile))
+    }
+
     /// Makes `run` return at its next wake-up (within a second).
     public func stop() { stopped.store(true, ordering: .relaxed) }
 
