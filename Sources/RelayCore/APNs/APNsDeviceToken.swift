@@ -23,7 +23,7 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
     /// `validatedHex` must be lowercase hex digits already.
     private init(validatedHex: String) {
         hex = validatedHex
-        key = TokenKey(lowercaseHex: validatedHex)
+        key = TokenKey(validatedHex)
     }
 
     /// Tokens are equal when their digits are (`key` follows from them).

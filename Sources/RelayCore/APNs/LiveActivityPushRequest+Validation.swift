@@ -46,9 +46,8 @@ extension LiveActivityPushRequest {
         method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, parseJSON: APNsBodyParser,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
-        var topics = TopicMemo()
-        return validate(
-            method: method, path: path, headers: headers, topics: &topics, authenticate: authenticate,
+        validate(
+            method: method, path: path, headers: headers, authenticate: authenticate,
             authorizeBundle: authorizeBundle, checkBody: { checkBody(body, parseJSON: parseJSON) })
     }
 
@@ -58,26 +57,14 @@ extension LiveActivityPushRequest {
         method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<LiveActivityPushRequest, APNsError> {
-        var topics = TopicMemo()
-        return validate(
-            method: method, path: path, headers: headers, body: body, topics: &topics, authenticate: authenticate,
-            authorizeBundle: authorizeBundle)
-    }
-
-    /// The same, with the topics the connection sent lately (`topics`, see `TopicMemo`): a topic
-    /// found there skips the topic checks, with the same answers.
-    public static func validate(
-        method: String, path: String, headers: APNsHeaderFields, body: [UInt8]?, topics: inout TopicMemo,
-        authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?
-    ) -> Result<LiveActivityPushRequest, APNsError> {
         validate(
-            method: method, path: path, headers: headers, topics: &topics, authenticate: authenticate,
+            method: method, path: path, headers: headers, authenticate: authenticate,
             authorizeBundle: authorizeBundle, checkBody: { checkBody(body) })
     }
 
     /// The checks in order, with the body's checks (12–13) as `checkBody`.
     private static func validate(
-        method: String, path: String, headers: APNsHeaderFields, topics: inout TopicMemo,
+        method: String, path: String, headers: APNsHeaderFields,
         authenticate: (_ authorization: String?) -> APNsError?, authorizeBundle: (_ bundleID: String) -> APNsError?,
         checkBody: () -> Result<LiveActivityPayload, APNsError>
     ) -> Result<LiveActivityPushRequest, APNsError> {
@@ -88,7 +75,7 @@ extension LiveActivityPushRequest {
         }
         if let error = authenticate(headers[APNsHeaderName.authorization]) { return .failure(error) }
         let checkedHeaders: DevicePushHeaders
-        switch checkHeaders(headers, topics: &topics, authorizeBundle: authorizeBundle) {
+        switch checkHeaders(headers, authorizeBundle: authorizeBundle) {
         case .success(let value): checkedHeaders = value
         case .failure(let error): return .failure(error)
         }
@@ -113,15 +100,6 @@ extension LiveActivityPushRequest {
     public static func checkHeaders(
         _ headers: APNsHeaderFields, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<DevicePushHeaders, APNsError> {
-        var topics = TopicMemo()
-        return checkHeaders(headers, topics: &topics, authorizeBundle: authorizeBundle)
-    }
-
-    /// Checks 4–11 with the topics the connection sent lately (`topics`, see `TopicMemo`): a topic
-    /// found there skips the topic checks, and one that passes them is remembered.
-    public static func checkHeaders(
-        _ headers: APNsHeaderFields, topics: inout TopicMemo, authorizeBundle: (_ bundleID: String) -> APNsError?
-    ) -> Result<DevicePushHeaders, APNsError> {
         if let error = headers.checkDuplicates() { return .failure(error) }
 
         var pushType: APNsPushType?
@@ -142,16 +120,11 @@ extension LiveActivityPushRequest {
         }
         let topic: APNsTopic
         let bundleID: String
-        if let remembered = topics.find(topicValue) {
-            (topic, bundleID) = remembered
-        } else {
-            do throws(APNsError) {
-                topic = try APNsTopic.parse(topicValue).get()
-                bundleID = try topic.requireLiveActivityBundleID().get()
-            } catch {
-                return .failure(error)
-            }
-            topics.remember(topicValue, topic: topic, bundleID: bundleID)
+        do throws(APNsError) {
+            topic = try APNsTopic.parse(topicValue).get()
+            bundleID = try topic.requireLiveActivityBundleID().get()
+        } catch {
+            return .failure(error)
         }
         if let error = authorizeBundle(bundleID) { return .failure(error) }
 

@@ -73,9 +73,7 @@ public struct ActivityTable: Sendable {
 /// never changes, on this thread or another, which is what makes it `Sendable`.
 final class ActivitySnapshot: @unchecked Sendable {
     /// Set only by `ActivityTable`, and only while the table's reference is the only one.
-    /// Exclusivity unchecked, as in `CopyOnWrite.Box`: no two accesses can overlap, for the
-    /// reason above, and checking each at run time costs a call per read.
-    @exclusivity(unchecked) fileprivate(set) var activity: LiveActivity
+    fileprivate(set) var activity: LiveActivity
     /// The activity's position in the table that made the snapshot: snapshots of one emulator's
     /// activity share it, those of two activities never do. The effects of a command tell an
     /// activity's document from another's by it, with no comparison of IDs.

@@ -15,10 +15,7 @@ public struct CopyOnWrite<Value: Sendable>: @unchecked Sendable {
     // (`swift_getGenericMetadata`, ~500 instructions, four times per push on an event loop).
     @usableFromInline
     final class Box {
-        // Exclusivity unchecked: for a type visible outside the module Swift would check every
-        // access at run time (a `swift_beginAccess` call each, hundreds per push). No two can
-        // overlap, for the reason given above.
-        @exclusivity(unchecked) @usableFromInline var value: Value
+        @usableFromInline var value: Value
 
         @usableFromInline
         init(_ value: Value) { self.value = value }

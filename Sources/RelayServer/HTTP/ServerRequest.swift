@@ -25,9 +25,6 @@ public final class ConnectionContext: @unchecked Sendable {
     /// The last token's `authorization` as the push log shows it, with the raw token it is for:
     /// a connection sends one token for many pushes, and writing it out again cost every push.
     private var lastRedactedAuthorization: (raw: String, text: String)?
-    /// The device-push topics this connection sent lately that passed the topic checks, with
-    /// their bundle IDs: a provider pushes to a few apps over a connection (see `TopicMemo`).
-    var topics = TopicMemo()
     /// Device pushes that passed their checks on this connection (for GOAWAY faults' `afterStreams`).
     var providerPushes = 0
     /// Ends a stream as an injected fault asks, from any thread: with a GOAWAY reason, the stream

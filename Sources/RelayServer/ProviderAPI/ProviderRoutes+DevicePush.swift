@@ -149,7 +149,7 @@ extension ProviderRoutes {
             let deviceToken = try LiveActivityPushRequest.checkRoute(method: http.method, path: http.path).get()
             let verified = try authenticator.authenticate(headers["authorization"], context: request.context).get()
             token = verified
-            let checked = try LiveActivityPushRequest.checkHeaders(headers, topics: &request.context.topics) {
+            let checked = try LiveActivityPushRequest.checkHeaders(headers) {
                 bundleID in
                 authenticator.authorize(verified, bundleID: bundleID, reason: .topicDisallowed)
             }.get()

@@ -62,8 +62,6 @@ final class Pipeline: @unchecked Sendable {
                 // tally is moved out (its lists stay unshared, so appending never copies them).
                 var tally = timing.tally
                 timing.tally = Tally()
-                // Each loop keeps its connections' recent topics (one connection here).
-                var topics = TopicMemo()
                 var validateTime = 0.0
                 var waitTime = 0.0
                 var deliverTime = 0.0
@@ -75,7 +73,7 @@ final class Pipeline: @unchecked Sendable {
                 var validating = monotonicSeconds()
                 var index = loop
                 while index < chunks.count {
-                    var checked = chunks[index].map { PushServer.validate($0, ids: ids, topics: &topics) }
+                    var checked = chunks[index].map { PushServer.validate($0, ids: ids) }
                     let validated = monotonicSeconds()
                     turns.wait(for: index)
                     let delivering = monotonicSeconds()
@@ -159,7 +157,7 @@ final class SplitRun: @unchecked Sendable {
                 let began = threadCPUTime()
                 for push in part.pushes {
                     let delivered = part.server.deliverTakingEffects(
-                        PushServer.validate(push, ids: ids, topics: &part.server.topics))
+                        PushServer.validate(push, ids: ids))
                     part.server.tally.count(delivered)
                 }
                 part.server.advance(to: finalTime)

@@ -48,8 +48,6 @@ struct PushServer {
     var renderedBytes = 0
 
     var tally = Tally()
-    /// The topics this server's connection sent lately, as the server keeps them per connection.
-    var topics = TopicMemo()
 
     init(emulator: DeviceEmulator, ids: SeededIdentifiers, render: Bool) {
         self.emulator = emulator
@@ -61,7 +59,7 @@ struct PushServer {
     /// body parsed once; the context reuses that parse), delivery, then the effects drained.
     mutating func handle(_ push: WirePush) {
         let started = clock.now
-        let checked = Self.validate(push, ids: ids, topics: &topics)
+        let checked = Self.validate(push, ids: ids)
         let validatedAt = clock.now
         let result = deliver(checked)
         let deliveredAt = clock.now
@@ -86,12 +84,12 @@ struct PushServer {
     /// The server's work on its event loop, before the emulator: the request validated from its
     /// raw header list and body bytes, and the `PushContext` it builds (the header fields for the
     /// log with `authorization` redacted, `apns-id`, a unique ID from `ids`, the accepted body's
-    /// bytes). Pure but for `ids` and the connection's recent `topics`, so it can run on another
+    /// bytes). Pure but for `ids`, so it can run on another
     /// thread than the emulator.
-    static func validate(_ push: WirePush, ids: SeededIdentifiers, topics: inout TopicMemo) -> CheckedPush {
+    static func validate(_ push: WirePush, ids: SeededIdentifiers) -> CheckedPush {
         let fields = APNsHeaderFields(push.headers)
         let validated = LiveActivityPushRequest.validate(
-            method: "POST", path: push.path, headers: fields, body: push.body, topics: &topics,
+            method: "POST", path: push.path, headers: fields, body: push.body,
             authenticate: { _ in nil }, authorizeBundle: { _ in nil })
         // As the server logs them: in arrival order, the provider token redacted; the request's
         // own fields shared when no name repeats (the workload's values are all short).
