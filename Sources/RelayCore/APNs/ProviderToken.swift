@@ -7,40 +7,28 @@
 /// with dots; the signature is the 64-byte `r || s` of JWS, not DER.
 public struct ProviderToken: Sendable, Hashable {
     /// The token exactly as sent after `bearer `.
-    public var raw: String { members.value.raw }
+    public let raw: String
     /// `kid`: the signing key's ID.
-    public var keyID: String { members.value.keyID }
+    public let keyID: String
     /// `iss`: the developer team's ID.
-    public var teamID: String { members.value.teamID }
+    public let teamID: String
     /// `iat`: when the token was issued, Unix seconds.
-    public var issuedAt: UnixSeconds { members.value.issuedAt }
+    public let issuedAt: UnixSeconds
     /// The bytes the signature covers: `<header>.<claims>` as sent, ASCII.
-    public var signingInput: [UInt8] { members.value.signingInput }
+    public let signingInput: [UInt8]
     /// The ES256 signature: 32 bytes of `r` then 32 bytes of `s`.
-    public var signature: [UInt8] { members.value.signature }
-
-    /// The members behind one box (see `CopyOnWrite`): a connection's verified token is handed to
-    /// every push it authenticates, and each copy of its three strings and two arrays cost a
-    /// retain each.
-    private let members: CopyOnWrite<Members>
-
-    private struct Members: Sendable, Hashable {
-        let raw: String
-        let keyID: String
-        let teamID: String
-        let issuedAt: UnixSeconds
-        let signingInput: [UInt8]
-        let signature: [UInt8]
-    }
+    public let signature: [UInt8]
 
     /// A parsed token.
     public init(
         raw: String, keyID: String, teamID: String, issuedAt: UnixSeconds, signingInput: [UInt8], signature: [UInt8]
     ) {
-        members = CopyOnWrite(
-            Members(
-                raw: raw, keyID: keyID, teamID: teamID, issuedAt: issuedAt, signingInput: signingInput,
-                signature: signature))
+        self.raw = raw
+        self.keyID = keyID
+        self.teamID = teamID
+        self.issuedAt = issuedAt
+        self.signingInput = signingInput
+        self.signature = signature
     }
 
     /// Longest token the relay reads; Apple's tokens are about 200 characters.

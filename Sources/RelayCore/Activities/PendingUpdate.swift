@@ -12,41 +12,22 @@ public enum DeferralReason: String, Sendable, Hashable, CaseIterable {
 ///
 /// Only the latest state is held: a newer deferred update replaces it (coalescing), and an applied
 /// update at least as new makes it obsolete.
-///
-/// Kept behind one reference (`CopyOnWrite`): every activity has a `PendingUpdate?`, read at
-/// each push and each timer to find its next deadline, and most have none. Inline, the optional
-/// was 137 bytes of the activity, copied whole to read its tag and `releaseAt`; boxed, it is one
-/// pointer, nil for most activities, and the activity is two cache lines shorter.
 public struct PendingUpdate: Sendable, Hashable {
-    private var members: CopyOnWrite<Members>
-
-    private struct Members: Sendable, Hashable {
-        var update: ActivityUpdate
-        var releaseAt: UnixSeconds
-        var reason: DeferralReason
-    }
 
     /// The held update; its `timestamp` is always set (to the arrival time when the push had none).
-    public var update: ActivityUpdate {
-        get { members.value.update }
-        set { members.value.update = newValue }
-    }
+    public var update: ActivityUpdate
     /// When it will be applied (for `budget`, when a token will be there; it draws that token then).
-    public var releaseAt: UnixSeconds {
-        get { members.value.releaseAt }
-        set { members.value.releaseAt = newValue }
-    }
+    public var releaseAt: UnixSeconds
     /// Why it is held.
-    public var reason: DeferralReason {
-        get { members.value.reason }
-        set { members.value.reason = newValue }
-    }
+    public var reason: DeferralReason
 
     /// A held update; `timestamp` is the resolved data time.
     public init(update: ActivityUpdate, timestamp: UnixSeconds, releaseAt: UnixSeconds, reason: DeferralReason) {
         var update = update
         update.timestamp = timestamp
-        members = CopyOnWrite(Members(update: update, releaseAt: releaseAt, reason: reason))
+        self.update = update
+        self.releaseAt = releaseAt
+        self.reason = reason
     }
 
     /// The data time of the held update.

@@ -54,12 +54,12 @@ extension DeviceEmulator {
         var hints = push.hints.map(\.note)
         guard var channel = channels[channelId], channel.bundleId == push.bundleID else {
             let error = BroadcastChannel.notRegistered(push.channelID, bundleID: push.bundleID)
-            return finish(consume record, result: .failure(error), hints: hints, at: now)
+            return finish(record, result: .failure(error), hints: hints, at: now)
         }
         let payload = push.payload
         if let dropped = payload.issues.first(where: \.dropsPush) {
             hints.append(.text(dropped.message))
-            return finish(consume record, result: .success(.dropped), hints: hints, at: now)
+            return finish(record, result: .success(.dropped), hints: hints, at: now)
         }
         let stored = StoredBroadcast(
             event: payload.event.rawValue,
@@ -81,7 +81,7 @@ extension DeviceEmulator {
             .text(
                 "delivered to \(subscribers.count) subscribed activities; \(applied) showed it at once"
                     + (applied < subscribers.count ? Self.clockNote(context.clockOffset) : "")))
-        return finish(consume record, result: .success(.broadcast), hints: hints, at: now)
+        return finish(record, result: .success(.broadcast), hints: hints, at: now)
     }
 
     /// Applies a broadcast (live or stored) to one subscribed activity; true when it showed at once.

@@ -66,7 +66,7 @@ extension DeviceEmulator {
             result = .failure(
                 APNsError(.badDeviceToken, "no Live Activity or push-to-start token \(token.prefix(16))… on this relay")
             )
-            return finish(consume record, result: result, hints: hints, at: now)
+            return finish(record, result: result, hints: hints, at: now)
         }
         switch tokens.values[entry].target {
         case .activity(let position):
@@ -79,7 +79,7 @@ extension DeviceEmulator {
                 deviceId: startDeviceId, bundleId: bundleId, attributesType: attributesType, token: entry, push: push,
                 record: &record, hints: &hints, at: now)
         }
-        return finish(consume record, result: result, hints: hints, deviceId: deviceId, at: now)
+        return finish(record, result: result, hints: hints, deviceId: deviceId, at: now)
     }
 
     /// Logs a push the provider API refused before it reached a device (a malformed request, bad auth, ...).
@@ -91,7 +91,7 @@ extension DeviceEmulator {
         let record = PushRecord(
             apnsId: context.apnsId, uniqueId: context.uniqueId, receivedAt: now, token: token, channelId: channelId,
             bundleId: bundleId, loggedHeaders: context.headers, loggedPayload: context.payload, outcome: .rejected)
-        return finish(consume record, result: .failure(error), hints: [], at: now)
+        return finish(record, result: .failure(error), hints: [], at: now)
     }
 
     /// Completes the record, logs it and emits `push.received` (with `deviceId`, else the device of

@@ -149,7 +149,7 @@ public struct DeviceEmulator: Sendable {
     mutating func emit(_ event: consuming RelayEvent) {
         event.seq = nextSeq
         nextSeq += 1
-        effects.append(consume event)
+        effects.append(event)
     }
 
     /// Records an activity event carrying the activity as `save` just recorded it (`snapshot`),

@@ -171,17 +171,17 @@ public struct EmulatorEffects: Sendable {
     mutating func append(_ event: consuming RelayEvent) {
         // A push records two or three events: room for four at once, instead of growing twice.
         if events.capacity == 0 { events.reserveCapacity(4) }
-        events.append(consume event)
+        events.append(event)
     }
 
     mutating func write(_ document: consuming DocumentWrite) {
         if documents.count <= Self.scanLimit {
             if let index = documents.firstIndex(where: { $0.isSameDocument(as: document) }) {
-                documents[index] = consume document
+                documents[index] = document
                 return
             }
             if documents.capacity == 0 { documents.reserveCapacity(2) }
-            documents.append(consume document)
+            documents.append(document)
             if documents.count > Self.scanLimit {
                 for (index, written) in documents.enumerated() {
                     documentIndex[DocumentKey(kind: written.kind, id: written.id)] = index
@@ -191,10 +191,10 @@ public struct EmulatorEffects: Sendable {
         }
         let key = DocumentKey(kind: document.kind, id: document.id)
         if let index = documentIndex[key] {
-            documents[index] = consume document
+            documents[index] = document
         } else {
             documentIndex[key] = documents.count
-            documents.append(consume document)
+            documents.append(document)
         }
     }
 }

@@ -10,7 +10,6 @@ enum RecordedJSON: Sendable {
     case json(JSONValue)
     case activity(ActivitySnapshot)
     indirect case alarm(Alarm)
-    /// A record is one reference already (copy-on-write storage), so it needs no box.
     case push(PushRecord)
 
     /// The JSON, built now when it was deferred.

@@ -27,32 +27,7 @@ public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringCon
 }
 
 /// One entry of the push log (CONTRACT section 5, like the Delivery Log of Apple's console).
-///
-/// A value with copy-on-write storage: a record goes to the push log, into its `push.received`
-/// event and back to the caller, and each of those copies is one reference, not a retain of
-/// every string in it.
 public struct PushRecord: Sendable, Hashable {
-    /// The fields, shared between copies until one of them changes (see `CopyOnWrite`).
-    private var storage: CopyOnWrite<Storage>
-
-    private struct Storage: Sendable, Hashable {
-        var apnsId: String
-        var uniqueId: String
-        var receivedAt: UnixSeconds
-        var token: String?
-        var channelId: String?
-        var bundleId: String?
-        var headers: LoggedHeaders
-        var payload: PushPayload
-        var status: Int
-        var reason: String?
-        var outcome: PushOutcome
-        var hint: PushHint
-        var activityId: String?
-        var responseBody: ResponseBody?
-        var deviceName: String?
-        var fault: JSONValue?
-    }
 
     /// The body sent with an error status: as it was given, or, for a refusal the emulator
     /// answered, the error it comes from, whose body is built only when it is read (most records
@@ -74,94 +49,54 @@ public struct PushRecord: Sendable, Hashable {
         func hash(into hasher: inout Hasher) { hasher.combine(json) }
     }
 
-    public var apnsId: String {
-        get { storage.value.apnsId }
-        set { storage.value.apnsId = newValue }
-    }
-    public var uniqueId: String {
-        get { storage.value.uniqueId }
-        set { storage.value.uniqueId = newValue }
-    }
-    public var receivedAt: UnixSeconds {
-        get { storage.value.receivedAt }
-        set { storage.value.receivedAt = newValue }
-    }
-    public var token: String? {
-        get { storage.value.token }
-        set { storage.value.token = newValue }
-    }
-    public var channelId: String? {
-        get { storage.value.channelId }
-        set { storage.value.channelId = newValue }
-    }
-    public var bundleId: String? {
-        get { storage.value.bundleId }
-        set { storage.value.bundleId = newValue }
-    }
+    public var apnsId: String
+    public var uniqueId: String
+    public var receivedAt: UnixSeconds
+    public var token: String?
+    public var channelId: String?
+    public var bundleId: String?
     /// Request headers as sent, each a string (authorization redacted by the caller).
     public var headers: JSONObject {
-        get { storage.value.headers.object }
-        set { storage.value.headers = .object(newValue) }
+        get { loggedHeaders.object }
+        set { loggedHeaders = .object(newValue) }
     }
     /// The headers as the record keeps them (possibly the request's fields).
-    public var loggedHeaders: LoggedHeaders {
-        get { storage.value.headers }
-        set { storage.value.headers = newValue }
-    }
+    public var loggedHeaders: LoggedHeaders
     /// The payload as JSON, or as a string when it was not valid JSON.
     public var payload: JSONValue {
-        get { storage.value.payload.value }
-        set { storage.value.payload = .value(newValue) }
+        get { loggedPayload.value }
+        set { loggedPayload = .value(newValue) }
     }
     /// The payload as the record keeps it (possibly the body's bytes).
-    public var loggedPayload: PushPayload {
-        get { storage.value.payload }
-        set { storage.value.payload = newValue }
-    }
-    public var status: Int {
-        get { storage.value.status }
-        set { storage.value.status = newValue }
-    }
-    public var reason: String? {
-        get { storage.value.reason }
-        set { storage.value.reason = newValue }
-    }
-    public var outcome: PushOutcome {
-        get { storage.value.outcome }
-        set { storage.value.outcome = newValue }
-    }
+    public var loggedPayload: PushPayload
+    public var status: Int
+    public var reason: String?
+    public var outcome: PushOutcome
     /// A human hint where the sender likely erred; nil when nothing looks off.
     public var hint: String? {
-        get { storage.value.hint.text }
-        set { storage.value.hint = PushHint(newValue) }
+        get { pushHint.text }
+        set { pushHint = PushHint(newValue) }
     }
     /// The lines of `hint`, as the emulator notes them (written out when `hint` is read).
     var hintNotes: [PushNote] {
-        get { storage.value.hint.notes }
-        set { storage.value.hint = PushHint(newValue) }
+        get { pushHint.notes }
+        set { pushHint = PushHint(newValue) }
     }
-    public var activityId: String? {
-        get { storage.value.activityId }
-        set { storage.value.activityId = newValue }
-    }
+    private var pushHint: PushHint
+    public var activityId: String?
     /// The name of the device the push reached (nil when it reached none or the device has no name).
-    public var deviceName: String? {
-        get { storage.value.deviceName }
-        set { storage.value.deviceName = newValue }
-    }
+    public var deviceName: String?
     /// The injected fault that shaped the answer (`{"id", "kind", ...}`, see `FaultRule`), or nil.
-    public var fault: JSONValue? {
-        get { storage.value.fault }
-        set { storage.value.fault = newValue }
-    }
+    public var fault: JSONValue?
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
     public var responseBody: JSONValue? {
-        get { storage.value.responseBody?.json }
-        set { storage.value.responseBody = newValue.map(ResponseBody.json) }
+        get { errorBody?.json }
+        set { errorBody = newValue.map(ResponseBody.json) }
     }
+    private var errorBody: ResponseBody?
 
     /// Sets `responseBody` to `error.jsonBody`, built when it is read.
-    mutating func setResponseBody(of error: APNsError) { storage.value.responseBody = .refusal(error) }
+    mutating func setResponseBody(of error: APNsError) { errorBody = .refusal(error) }
 
     public init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
@@ -183,14 +118,20 @@ public struct PushRecord: Sendable, Hashable {
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
         responseBody: JSONValue? = nil
     ) {
-        let payload = loggedPayload
-        let headers = loggedHeaders
-        storage = CopyOnWrite(
-            Storage(
-                apnsId: apnsId, uniqueId: uniqueId, receivedAt: receivedAt, token: token, channelId: channelId,
-                bundleId: bundleId, headers: headers, payload: payload, status: status, reason: reason,
-                outcome: outcome, hint: PushHint(hint), activityId: activityId,
-                responseBody: responseBody.map(ResponseBody.json)))
+        self.apnsId = apnsId
+        self.uniqueId = uniqueId
+        self.receivedAt = receivedAt
+        self.token = token
+        self.channelId = channelId
+        self.bundleId = bundleId
+        self.loggedHeaders = loggedHeaders
+        self.loggedPayload = loggedPayload
+        self.status = status
+        self.reason = reason
+        self.outcome = outcome
+        self.pushHint = PushHint(hint)
+        self.activityId = activityId
+        self.errorBody = responseBody.map(ResponseBody.json)
     }
 
     /// The record in the push-log shape.
@@ -198,7 +139,7 @@ public struct PushRecord: Sendable, Hashable {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),
-            "headers": .object(storage.value.headers.object), "payload": storage.value.payload.value,
+            "headers": .object(loggedHeaders.object), "payload": loggedPayload.value,
             "status": .int(Int64(status)),
             "reason": .optional(reason.map(JSONValue.string)), "outcome": .string(outcome.rawValue),
             "hint": .optional(hint.map(JSONValue.string)), "activityId": .optional(activityId.map(JSONValue.string)),

@@ -4,64 +4,32 @@ public import RelayCore
 /// (request, outcome) as JSON.
 public struct PushLogEntry: Sendable, Equatable {
     /// The `apns-id` answered (echoed or generated).
-    public var apnsId: String? {
-        get { members.value.apnsId }
-        set { members.value.apnsId = newValue }
-    }
+    public var apnsId: String?
     /// The `apns-unique-id` answered.
-    public var uniqueId: String? {
-        get { members.value.uniqueId }
-        set { members.value.uniqueId = newValue }
-    }
+    public var uniqueId: String?
     /// The device token it was sent to; nil for a broadcast.
-    public var token: String? {
-        get { members.value.token }
-        set { members.value.token = newValue }
-    }
+    public var token: String?
     /// The channel it was broadcast on; nil for a device-token push.
-    public var channelId: String? {
-        get { members.value.channelId }
-        set { members.value.channelId = newValue }
-    }
+    public var channelId: String?
     /// The app it was for.
-    public var bundleId: String? {
-        get { members.value.bundleId }
-        set { members.value.bundleId = newValue }
-    }
+    public var bundleId: String?
     /// When the relay received it, on the relay's clock.
-    public var receivedAt: UnixSeconds {
-        get { members.value.receivedAt }
-        set { members.value.receivedAt = newValue }
-    }
+    public var receivedAt: UnixSeconds
     /// The full record as serialized JSON.
-    public var record: [UInt8] {
-        get { members.value.record }
-        set { members.value.record = newValue }
-    }
-
-    /// The members behind one box (see `CopyOnWrite`): an entry is copied into its batch and again
-    /// as the writer applies it.
-    private var members: CopyOnWrite<Members>
-
-    private struct Members: Sendable, Equatable {
-        var apnsId: String?
-        var uniqueId: String?
-        var token: String?
-        var channelId: String?
-        var bundleId: String?
-        var receivedAt: UnixSeconds
-        var record: [UInt8]
-    }
+    public var record: [UInt8]
 
     /// A push log entry with its lookup columns and JSON `record`.
     public init(
         apnsId: String? = nil, uniqueId: String? = nil, token: String? = nil, channelId: String? = nil,
         bundleId: String? = nil, receivedAt: UnixSeconds, record: [UInt8]
     ) {
-        members = CopyOnWrite(
-            Members(
-                apnsId: apnsId, uniqueId: uniqueId, token: token, channelId: channelId, bundleId: bundleId,
-                receivedAt: receivedAt, record: record))
+        self.apnsId = apnsId
+        self.uniqueId = uniqueId
+        self.token = token
+        self.channelId = channelId
+        self.bundleId = bundleId
+        self.receivedAt = receivedAt
+        self.record = record
     }
 }
 
