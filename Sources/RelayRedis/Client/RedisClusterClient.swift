@@ -72,6 +72,8 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
     private var refreshDelay = 0.0
     private var tickTimer: TimerID?
     private var closed = false
+    /// A node refused the greeting (a wrong password): reported to waiting commands when no node answers.
+    private var greetingFailure: RedisError?
 
     /// A client on `loop`; it connects on first use.
     public init(options: Options, loop: EventLoop) {
@@ -108,7 +110,8 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
             guard let self, case .failure(.server(let text)) = result, text.hasPrefix("NOSCRIPT") else {
                 return completion(result)
             }
-            send(RedisCommand(["EVAL", script.source] + tail, keyIndex: keys.isEmpty ? nil : 3), completion: completion)
+            send(
+                RedisCommand(["EVAL", script.source] + tail, keyIndex: keys.isEmpty ? nil : 3), completion: completion)
         }
     }
 
@@ -170,7 +173,9 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
         return connection
     }
 
-    private func judge(_ request: RedisRequest, _ result: Result<RESPValue, RedisError>, from connection: RedisConnection) {
+    private func judge(
+        _ request: RedisRequest, _ result: Result<RESPValue, RedisError>, from connection: RedisConnection
+    ) {
         guard case .failure(.server(let text)) = result else { return request.finish(result) }
         let words = text.split(separator: " ", maxSplits: 3).map(String.init)
         switch words.first {
@@ -179,7 +184,9 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
                 return request.finish(result)
             }
             request.redirects += 1
-            guard request.redirects <= options.maxRedirects else { return request.finish(.failure(.tooManyRedirects(text))) }
+            guard request.redirects <= options.maxRedirects else {
+                return request.finish(.failure(.tooManyRedirects(text)))
+            }
             let target = words[2].hasPrefix(":") ? hostOf(connection.address) + words[2] : words[2]
             if words[0] == "MOVED" {
                 stats.moved += 1
@@ -206,14 +213,27 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
     ) {
         if connections[connection.address] === connection { connections[connection.address] = nil }
         stats.connectionsLost += 1
+        if case .server = error { greetingFailure = error }
         for waiter in waiters {
             switch waiter {
             case .own(let handler): handler(.failure(error))
             case .request(let request):
-                if closed { request.finish(.failure(.shutDown)); continue }
-                if case .protocolViolation = error { request.finish(.failure(error)); continue }
-                if case .server = error { request.finish(.failure(error)); continue }
-                if reachedServer && !request.command.idempotent { request.finish(.failure(error)); continue }
+                if closed {
+                    request.finish(.failure(.shutDown))
+                    continue
+                }
+                if case .protocolViolation = error {
+                    request.finish(.failure(error))
+                    continue
+                }
+                if case .server = error {
+                    request.finish(.failure(error))
+                    continue
+                }
+                if reachedServer && !request.command.idempotent {
+                    request.finish(.failure(error))
+                    continue
+                }
                 stats.retried += 1
                 request.target = nil
                 request.asking = false
@@ -241,6 +261,12 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
         guard !closed else { return }
         guard let address = candidates.first else {
             refreshing = false
+            if let greetingFailure {
+                let batch = waiting
+                waiting = []
+                for request in batch { request.finish(.failure(greetingFailure)) }
+                return
+            }
             releaseWaiting()
             return
         }
@@ -249,34 +275,39 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
         let rest = Array(candidates.dropFirst())
         guard let connection = connection(to: address) else { return refresh(candidates: rest) }
         let tls = options.tls != nil
-        connection.send([Array("CLUSTER".utf8), Array("SHARDS".utf8)], waiter: .own { [weak self] result in
-            guard let self else { return }
-            switch result {
-            case .success(let reply):
-                if let topology = try? ClusterTopology.fromShards(reply, queried: address, tls: tls) {
-                    adopt(topology)
-                } else {
-                    refresh(candidates: rest)
-                }
-            case .failure(.server):
-                connection.send([Array("CLUSTER".utf8), Array("SLOTS".utf8)], waiter: .own { [weak self] result in
-                    guard let self else { return }
-                    if case .success(let reply) = result,
-                        let topology = try? ClusterTopology.fromSlots(reply, queried: address)
-                    {
+        connection.send(
+            [Array("CLUSTER".utf8), Array("SHARDS".utf8)],
+            waiter: .own { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let reply):
+                    if let topology = try? ClusterTopology.fromShards(reply, queried: address, tls: tls) {
                         adopt(topology)
                     } else {
                         refresh(candidates: rest)
                     }
-                })
-            case .failure:
-                refresh(candidates: rest)
-            }
-        })
+                case .failure(.server):
+                    connection.send(
+                        [Array("CLUSTER".utf8), Array("SLOTS".utf8)],
+                        waiter: .own { [weak self] result in
+                            guard let self else { return }
+                            if case .success(let reply) = result,
+                                let topology = try? ClusterTopology.fromSlots(reply, queried: address)
+                            {
+                                adopt(topology)
+                            } else {
+                                refresh(candidates: rest)
+                            }
+                        })
+                case .failure:
+                    refresh(candidates: rest)
+                }
+            })
     }
 
     private func adopt(_ topology: ClusterTopology) {
         refreshing = false
+        greetingFailure = nil
         slots = topology.slotTable()
         var nodes = topology.addresses
         for seed in options.seeds where !nodes.contains(seed) { nodes.append(seed) }

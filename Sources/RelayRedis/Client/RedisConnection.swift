@@ -40,18 +40,24 @@ final class RedisConnection: LoopStreamDelegate {
             to: socketAddress, tls: tls, on: loop, timeout: options.connectTimeout, delegate: self)
         var hello = ["HELLO", "3"]
         if let password = options.password { hello += ["AUTH", options.user ?? "default", password] }
-        send(hello.map { Array($0.utf8) }, waiter: .own { [weak self] result in
-            guard let self, case .failure(let error) = result else { return }
-            // Redis before 6 has no HELLO: go on in RESP2 and authenticate the old way.
-            if case .server(let text) = error, text.uppercased().hasPrefix("ERR UNKNOWN"), let password = options.password {
-                let auth = options.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
-                send(auth.map { Array($0.utf8) }, waiter: .own { [weak self] result in
-                    if case .failure(let error) = result { self?.fail(error) }
-                })
-            } else if case .server(let text) = error, !text.uppercased().hasPrefix("ERR UNKNOWN") {
-                fail(error)  // a wrong password: every command after it would be refused too
-            }
-        })
+        send(
+            hello.map { Array($0.utf8) },
+            waiter: .own { [weak self] result in
+                guard let self, case .failure(let error) = result else { return }
+                // Redis before 6 has no HELLO: go on in RESP2 and authenticate the old way.
+                if case .server(let text) = error, text.uppercased().hasPrefix("ERR UNKNOWN"),
+                    let password = options.password
+                {
+                    let auth = options.user.map { ["AUTH", $0, password] } ?? ["AUTH", password]
+                    send(
+                        auth.map { Array($0.utf8) },
+                        waiter: .own { [weak self] result in
+                            if case .failure(let error) = result { self?.fail(error) }
+                        })
+                } else if case .server(let text) = error, !text.uppercased().hasPrefix("ERR UNKNOWN") {
+                    fail(error)  // a wrong password: every command after it would be refused too
+                }
+            })
     }
 
     /// Writes a command; its reply goes to `waiter`.
@@ -126,7 +132,8 @@ final class RedisConnection: LoopStreamDelegate {
         let left = Array(waiters[head...])
         waiters = []
         head = 0
-        let reason = pendingError ?? .connectionLost(error.map { "\(address): \($0)" } ?? "\(address) closed the connection")
+        let reason =
+            pendingError ?? .connectionLost(error.map { "\(address): \($0)" } ?? "\(address) closed the connection")
         onClose?(self, left, connected, reason)
     }
 }

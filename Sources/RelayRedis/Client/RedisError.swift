@@ -20,7 +20,8 @@ public enum RedisError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .server(let text): "Redis error: \(text)"
-        case .connectionLost(let detail): "connection lost after the command was sent (it may have been applied): \(detail)"
+        case .connectionLost(let detail):
+            "connection lost after the command was sent (it may have been applied): \(detail)"
         case .timedOut: "no reply before the command's deadline"
         case .protocolViolation(let error): "\(error)"
         case .tooManyRedirects(let last): "too many cluster redirects (last: \(last))"

@@ -30,7 +30,8 @@ public struct ClusterTopology: Equatable, Sendable {
 
     /// Reads a `CLUSTER SHARDS` reply (RESP3 maps or RESP2 key-value arrays). `queried` stands in for
     /// a node whose endpoint is unknown (`?`); `tls` picks `tls-port` over `port`.
-    public static func fromShards(_ reply: RESPValue, queried: String, tls: Bool) throws(RedisError) -> ClusterTopology {
+    public static func fromShards(_ reply: RESPValue, queried: String, tls: Bool) throws(RedisError) -> ClusterTopology
+    {
         guard let entries = reply.elements else { throw .topology("CLUSTER SHARDS reply is not an array") }
         var shards: [Shard] = []
         for entry in entries {
@@ -83,7 +84,8 @@ public struct ClusterTopology: Equatable, Sendable {
             guard let master = nodes.first else { continue }
             if byMaster[master] == nil {
                 order.append(master)
-                byMaster[master] = Shard(master: master, masterOnline: true, replicas: Array(nodes.dropFirst()), slots: [])
+                byMaster[master] = Shard(
+                    master: master, masterOnline: true, replicas: Array(nodes.dropFirst()), slots: [])
             }
             byMaster[master]?.slots.append(Int(low)...Int(high))
         }

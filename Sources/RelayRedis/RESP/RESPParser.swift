@@ -117,7 +117,10 @@ private struct Cursor {
             case UInt8(ascii: "~"): return .set(elements)
             case UInt8(ascii: ">"): return .push(elements)
             case UInt8(ascii: "%"):
-                return .map(stride(from: 0, to: elements.count, by: 2).map { RESPPair(key: elements[$0], value: elements[$0 + 1]) })
+                return .map(
+                    stride(from: 0, to: elements.count, by: 2).map {
+                        RESPPair(key: elements[$0], value: elements[$0 + 1])
+                    })
             default:
                 return try value(depth: depth)  // attributes describe the value that follows: drop them
             }
@@ -180,7 +183,9 @@ private struct Cursor {
         case "nan", "-nan": return .nan
         default:
             guard !text.isEmpty, text.count <= 64,
-                text.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45 }),
+                text.utf8.allSatisfy({
+                    ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x2E || $0 == 0x2D || $0 == 0x2B || $0 == 0x65 || $0 == 0x45
+                }),
                 let value = Double(text)
             else { throw fail(.badDouble, at: typeAt) }
             return value
