@@ -1,4 +1,4 @@
-public import RelayNet
+import RelayNet
 
 /// One connection to one Redis node: commands are written as they come (pipelined, many in flight)
 /// and replies are matched to them in order, which is the order Redis answers in.
