@@ -107,6 +107,9 @@ final class RESPParserTests: XCTestCase {
                 XCTAssertEqual((error as? RESPError)?.reason, reason, input)
             }
         }
+        XCTAssertThrowsError(try parse(String(repeating: "|0\r\n", count: 100_000) + ":1\r\n")) { error in
+            XCTAssertEqual((error as? RESPError)?.reason, .tooDeep, "a chain of attributes is bounded")
+        }
         // A huge declared count with no elements behind it allocates nothing and waits for data.
         XCTAssertEqual(try parse("*1000000\r\n:1\r\n"), [])
     }

@@ -122,7 +122,9 @@ private struct Cursor {
                         RESPPair(key: elements[$0], value: elements[$0 + 1])
                     })
             default:
-                return try value(depth: depth)  // attributes describe the value that follows: drop them
+                // Attributes describe the value that follows: drop them. Each counts as a level, so a
+                // chain of attributes is bounded like nesting is.
+                return try value(depth: depth + 1)
             }
         default:
             throw fail(.unknownType, at: typeAt)
