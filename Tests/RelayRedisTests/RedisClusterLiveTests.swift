@@ -181,4 +181,35 @@ final class RedisClusterLiveTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(stats.connectionsLost, 1)
         XCTAssertGreaterThanOrEqual(stats.refreshes, 2)
     }
+
+    func testBrokenConnectionRetriesOnlyWhatIsSafeToSendAgain() throws {
+        try startCluster()
+        let master = try cluster.masterPort(forSlot: HashSlot.slot(of: "safe"))
+        XCTAssertEqual(try client.call(RedisCommand(["SET", "{safe}value", "kept"])), .simpleString("OK"))
+        final class Answers: @unchecked Sendable {  // Sendable: written on the loop, read after `done`.
+            var blocking: Result<RESPValue, RedisError>?
+            var read: Result<RESPValue, RedisError>?
+        }
+        let answers = Answers()
+        let done = DispatchSemaphore(value: 0)
+        let client = client!
+        loop.execute {
+            // Written, then the connection breaks before any answer: BLPOP may have run, the GET may not matter.
+            client.send(RedisCommand(["BLPOP", "{safe}list", "30"])) { answers.blocking = $0 }
+            client.send(RedisCommand(["GET", "{safe}value"], idempotent: true)) {
+                answers.read = $0
+                done.signal()
+            }
+        }
+        try cluster.waitUntil("BLPOP is blocked on the master") {
+            try cluster.cli(master, ["CLIENT", "LIST"]).contains("cmd=blpop")
+        }
+        try cluster.cli(master, ["CLIENT", "KILL", "TYPE", "normal"])
+        XCTAssertEqual(done.wait(timeout: .now() + 60), .success)
+        let (blocking, read) = try loop.submitAndWait { (answers.blocking, answers.read) }
+        guard case .failure(.connectionLost) = blocking else {
+            return XCTFail("BLPOP: \(String(describing: blocking))")
+        }
+        XCTAssertEqual(read, .success(bulk("kept")), "the idempotent GET was sent again")
+    }
 }
