@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RelayHTTP", targets: ["RelayHTTP"]),
         .library(name: "RelayNet", targets: ["RelayNet"]),
         .library(name: "RelayStore", targets: ["RelayStore"]),
+        .library(name: "RelayRedis", targets: ["RelayRedis"]),
         .library(name: "RelayServer", targets: ["RelayServer"]),
     ],
     targets: [
@@ -35,6 +36,8 @@ let package = Package(
 
         // Effects: sockets and TLS, SQLite (with LZ4 for the event log's data).
         .target(name: "RelayNet", dependencies: ["COpenSSL", "CRelayLinux"], swiftSettings: common),
+        // Redis Cluster client: RESP3 over RelayNet's loops.
+        .target(name: "RelayRedis", dependencies: ["RelayNet"], swiftSettings: common),
         .target(
             name: "RelayStore", dependencies: ["RelayCore", "CSQLite", "CLZ4", "CRelayLinux"], swiftSettings: common),
 
@@ -63,6 +66,8 @@ let package = Package(
         .testTarget(
             name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit", "COpenSSL"], exclude: ["Fixtures"],
             swiftSettings: common),
+        .testTarget(
+            name: "RelayRedisTests", dependencies: ["RelayRedis", "RelayNet", "RelayTestKit"], swiftSettings: common),
         .testTarget(
             name: "RelayStoreTests", dependencies: ["RelayStore"], exclude: ["Fixtures"],
             swiftSettings: common),

@@ -18,6 +18,7 @@ let package = Package(
                 .product(name: "RelayCore", package: "ActivityRelay"),
                 .product(name: "RelayHTTP", package: "ActivityRelay"),
                 .product(name: "RelayNet", package: "ActivityRelay"),
+                .product(name: "RelayRedis", package: "ActivityRelay"),
                 .product(name: "RelayServer", package: "ActivityRelay"),
             ],
             swiftSettings: [

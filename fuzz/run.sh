@@ -15,7 +15,7 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")" && pwd)
-ALL="json hpack http2 http1 apns jwt scenario appapi config"
+ALL="json hpack http2 http1 apns jwt scenario appapi config resp"
 SECONDS_EACH=${SECONDS_EACH:-60}
 
 if [ "${1:-}" = "--targets" ]; then

@@ -1,6 +1,7 @@
 import COpenSSL
+import Glibc
 
-/// One server-side TLS session as a pure bytes-in, bytes-out object: an `SSL *` between two memory BIOs.
+/// One TLS session (server side, or client side for outbound connections) as a pure bytes-in, bytes-out object: an `SSL *` between two memory BIOs.
 ///
 /// The owner feeds ciphertext from the network with `receive`, drives `handshake`/`read`/`write`, and
 /// after every call moves whatever `takeCiphertext` yields to the network. No descriptor is touched here,
@@ -48,7 +49,7 @@ final class TLSEngine {
     private let ssl: OpaquePointer
     private var networkToSSL: OpaquePointer  // read BIO: ciphertext from the peer
     private var sslToNetwork: OpaquePointer  // write BIO: ciphertext for the peer
-    private let context: TLSContext  // keeps the SSL_CTX and its ALPN list alive as long as this session
+    private let context: AnyObject  // the TLSContext or TLSClientContext: keeps the SSL_CTX alive with this session
     private var broken = false  // after a fatal error OpenSSL forbids SSL_shutdown
 
     /// An empty memory BIO holding more buffer than this is replaced, so an idle connection keeps no
@@ -72,8 +73,43 @@ final class TLSEngine {
         sslToNetwork = output
     }
 
+    /// Creates a client session in connect state that verifies the server against `context`'s CA file
+    /// and expects `host` (a DNS name, also sent as SNI, or an IP literal) in its certificate.
+    init(client context: TLSClientContext, host: String) throws(TLSError) {
+        self.context = context
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.context) else { throw TLSError.openSSL(operation: "SSL_new") }
+        guard let input = Self.makeMemoryBIO(), let output = Self.makeMemoryBIO() else {
+            SSL_free(ssl)
+            throw TLSError.openSSL(operation: "BIO_new")
+        }
+        SSL_set_bio(ssl, input, output)
+        SSL_set_connect_state(ssl)
+        self.ssl = ssl
+        networkToSSL = input
+        sslToNetwork = output
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        if inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1 {
+            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else {
+                throw TLSError.openSSL(operation: "expect IP address \(host)")
+            }
+        } else {
+            guard SSL_set1_host(ssl, host) == 1, relay_SSL_set_tlsext_host_name(ssl, host) == 1 else {
+                throw TLSError.openSSL(operation: "expect host name \(host)")
+            }
+        }
+    }
+
     deinit {
         SSL_free(ssl)
+    }
+
+    /// Why the peer's certificate was refused, when verification failed.
+    var verifyFailure: String? {
+        let result = SSL_get_verify_result(ssl)
+        guard result != X509_V_OK else { return nil }
+        return String(cString: X509_verify_cert_error_string(result))
     }
 
     private static func makeMemoryBIO() -> OpaquePointer? {

@@ -37,6 +37,8 @@ enum FuzzTarget: String, CaseIterable {
     case appapi
     /// A configuration file for `serve --config` (see `ConfigTarget`).
     case config
+    /// Bytes from a Redis server into `RESPParser`, in pieces (see `RESPTarget`).
+    case resp
 
     /// The target named by `RELAY_FUZZ_TARGET`; exits with a usage line when it names none.
     static let selected: FuzzTarget = {
@@ -60,6 +62,7 @@ enum FuzzTarget: String, CaseIterable {
         case .scenario: ScenarioTarget.run(bytes)
         case .appapi: AppAPITarget.run(bytes)
         case .config: ConfigTarget.run(bytes)
+        case .resp: RESPTarget.run(bytes)
         }
     }
 }
