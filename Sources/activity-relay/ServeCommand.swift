@@ -62,7 +62,7 @@ enum ServeCommand {
                 broadcastBundleIDs: configuration.broadcastBundleIDs,
                 devProviderKey: DevProviderKey(
                     teamID: DataDirectory.devTeamID, keyID: DataDirectory.devKeyID, key: directory.devProviderKey),
-                faults: configuration.faults.injector()))
+                faults: configuration.faults.injector(), console: configuration.console))
         options.host = configuration.listen.host
         options.port = configuration.listen.port
         options.clockMode = configuration.clock == .virtual ? .virtual : .system

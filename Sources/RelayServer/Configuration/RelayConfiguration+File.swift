@@ -10,7 +10,7 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen", "faults",
+        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen", "faults", "console",
         "logFormat", "metrics",
     ]
 
@@ -67,6 +67,7 @@ extension RelayConfiguration {
         if let object = try fields.object("durability") { durability = try DurabilitySettings(fields: object) }
         if let object = try fields.object("stream") { stream = try StreamSettings(fields: object) }
         if let object = try fields.object("faults") { faults = try FaultSettings(fields: object) }
+        if let object = try fields.object("console") { console = try ConsoleSettings(fields: object) }
         providerRefusalLimit =
             try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit
         if let elements = try fields.array("broadcastBundleIds", limit: 10_000) {

@@ -38,6 +38,8 @@ public struct RelayConfiguration: Sendable, Hashable {
     public var stream = StreamSettings()
     /// Fault rules injected from the start (config object `faults`).
     public var faults = FaultSettings()
+    /// The browser console's per-`attributesType` templates.
+    public var console = ConsoleSettings()
     /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;
     /// 0 never closes.
     public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit

@@ -1,6 +1,6 @@
 import RelayCore
 import RelayHTTP
-import RelayJSON
+public import RelayJSON
 import RelayNet
 
 /// The browser console: the page at `/` and its files under `/console/`, served from the binary
@@ -8,6 +8,8 @@ import RelayNet
 ///
 /// - `GET|HEAD /` and `/console/{console.js, console.css, icon.svg}`: the files (`ConsoleAsset`).
 /// - `GET /console/me` (bearer key) → `{"principal": "admin" | "device", "deviceId", "canSendPushes"}`.
+/// - `GET /console/templates` (bearer key) → `{"templates": {attributesType: template}}`, the
+///   config's `console.templates` (`ConsoleSettings`).
 /// - `POST /console/provider-token` (admin key only) → `{"token", "teamId", "keyId", "issuedAt"}`:
 ///   a provider JWT of the development key, so the page's "send a push" form can call the real
 ///   provider API. A device key may not mint one: the development key pushes to every app.
@@ -16,16 +18,19 @@ import RelayNet
 public struct ConsoleRoutes: RouteGroup {
     static let mePath = "/console/me"
     static let providerTokenPath = "/console/provider-token"
+    static let templatesPath = "/console/templates"
 
     let auth: AppAuth
     let devKey: DevProviderKey?
     let clock: RelayTimeSource
+    let templates: JSONObject
     private let assets: [String: ConsoleAsset]
 
     /// The console authenticating with `auth`, minting tokens of `devKey` (none: the form is off)
-    /// with real time from `clock`.
-    public init(auth: AppAuth, devKey: DevProviderKey?, clock: RelayTimeSource) {
+    /// with real time from `clock`, offering the page `templates` by attributes type.
+    public init(auth: AppAuth, devKey: DevProviderKey?, clock: RelayTimeSource, templates: JSONObject = [:]) {
         self.auth = auth
+        self.templates = templates
         self.devKey = devKey
         self.clock = clock
         var assets: [String: ConsoleAsset] = [:]
@@ -43,6 +48,16 @@ public struct ConsoleRoutes: RouteGroup {
         case Self.mePath:
             guard method == "GET" else { return respond(.full(Self.methodNotAllowed("GET", path))) }
             respond(.full(me(request)))
+        case Self.templatesPath:
+            guard method == "GET" else { return respond(.full(Self.methodNotAllowed("GET", path))) }
+            switch auth.authenticate(request.request.headers) {
+            case .refused(let response): respond(.full(response))
+            case .authenticated:
+                respond(
+                    .full(
+                        JSONResponse.make(
+                            200, ["templates": .object(templates)], headers: [("cache-control", "no-store")])))
+            }
         case Self.providerTokenPath:
             guard method == "POST" else { return respond(.full(Self.methodNotAllowed("POST", path))) }
             respond(.full(providerToken(request)))

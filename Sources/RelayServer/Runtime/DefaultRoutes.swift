@@ -17,12 +17,16 @@ public struct RouteSettings: Sendable {
     public var devProviderKey: DevProviderKey?
     /// The injected faults shared by the provider API, `/v1/faults` and the listener.
     public var faults: FaultInjector
+    /// The browser console's templates.
+    public var console: ConsoleSettings
 
     public init(
         adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),
         providerRefusalLimit: Int = ProviderRoutes.defaultRefusalLimit, broadcastBundleIDs: AllowedBundleIDs = .any,
-        devProviderKey: DevProviderKey? = nil, faults: FaultInjector = FaultInjector()
+        devProviderKey: DevProviderKey? = nil, faults: FaultInjector = FaultInjector(),
+        console: ConsoleSettings = ConsoleSettings()
     ) {
+        self.console = console
         self.faults = faults
         self.adminKey = adminKey
         self.keyring = keyring
@@ -47,7 +51,9 @@ public enum DefaultRoutes {
             // /v1/stream and /v1/stream-tickets.
             PushLogRoutes(service: service, auth: auth),
             StreamRoutes(service: service, settings: settings, auth: auth),
-            ConsoleRoutes(auth: auth, devKey: settings.devProviderKey, clock: service.clock),
+            ConsoleRoutes(
+                auth: auth, devKey: settings.devProviderKey, clock: service.clock, templates: settings.console.templates
+            ),
         ] + AppAPI.routes(service: service, settings: settings, auth: auth)
     }
 }

@@ -17,7 +17,7 @@ final class ConfigDocumentationTests: XCTestCase {
     private static let accepted: [String: Set<String>] = [
         "": RelayConfiguration.fileKeys, "tls": TLSFiles.keys, "providerKeys[]": ProviderKeyConfiguration.keys,
         "rules": RelayRules.keys, "http": HTTPLimits.keys, "retention": LogRetention.keys,
-        "durability": DurabilitySettings.keys, "stream": StreamSettings.keys,
+        "durability": DurabilitySettings.keys, "stream": StreamSettings.keys, "console": ConsoleSettings.keys,
     ]
 
     /// Every key path in `value`: `stream.heartbeatSeconds`, `providerKeys[].keyId`, ...

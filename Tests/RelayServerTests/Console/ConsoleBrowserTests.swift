@@ -1,5 +1,7 @@
 import Foundation
+import RelayJSON
 import RelayNet
+import RelayServer
 import RelayTestKit
 import XCTest
 
@@ -19,7 +21,21 @@ final class ConsoleBrowserTests: XCTestCase {
         guard probe.status == 0 else {
             throw XCTSkip("Playwright for Python is missing: pip install playwright httpx h2 (.ci/run installs it)")
         }
-        let relay = try LiveRelay { $0.clockMode = .virtual }
+        // A template for the second activity's type: the page renders it; the first stays generic.
+        var console = ConsoleSettings()
+        console.templates = [
+            "MatchAttributes": [
+                "title": ["key": "attributes.title"],
+                "lockScreen": [
+                    ["key": "quarter", "label": "Period"], ["key": "score", "label": "Score", "suffix": " pts"],
+                ],
+                "compactLeading": ["key": "score"], "minimal": ["key": "score"],
+            ]
+        ]
+        let relay = try LiveRelay {
+            $0.clockMode = .virtual
+            $0.routeSettings.console = console
+        }
         defer { relay.stop() }
         let jwt = try JWTSigner.makeProviderToken(
             teamID: "DEVTEAM000", keyID: "DEVKEY0000", issuedAt: Int64(Date().timeIntervalSince1970), key: relay.devKey)
@@ -33,7 +49,7 @@ final class ConsoleBrowserTests: XCTestCase {
             ], timeout: 300)
         XCTAssertEqual(run.status, 0, "stdout:\n\(run.stdout)\nstderr:\n\(run.stderr)")
         XCTAssertTrue(run.stdout.contains("console: all checks passed"), run.stdout)
-        for name in ["lockscreen", "island", "overview", "pushlog", "ended", "alarm", "console"] {
+        for name in ["lockscreen", "smartstack", "island", "overview", "pushlog", "ended", "alarm", "console"] {
             let path = output + "/\(name).png"
             let bytes = FileManager.default.contents(atPath: path) ?? Data()
             XCTAssertEqual(Array(bytes.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "\(path) is not a PNG")

@@ -126,6 +126,20 @@ with sync_playwright() as playwright:
     assert page.locator(f'#island .minimal[data-activity-id="{score["id"]}"]').count() == 1
     step("device and activities shown, ordered by relevance")
 
+    # MatchAttributes has a template in the relay's config (console.templates); the pizza has none.
+    score_card = f'#lockscreen .activity-card[data-activity-id="{score["id"]}"]'
+    assert page.get_attribute(score_card, "data-template") == "MatchAttributes"
+    assert page.inner_text(f"{score_card} .card-title") == "Lions vs Bears"
+    labels = page.eval_on_selector_all(f"{score_card} .card-body .k", "nodes => nodes.map(n => n.textContent)")
+    values = page.eval_on_selector_all(f"{score_card} .card-body .v", "nodes => nodes.map(n => n.textContent)")
+    assert labels == ["Period", "Score"] and values == ["Q3", "14 – 10 pts"], (labels, values)
+    minimal = page.inner_text(f'#island .minimal[data-activity-id="{score["id"]}"] .minimal-text')
+    assert minimal == "14 – 10", minimal
+    assert page.get_attribute(card, "data-template") is None
+    generic = page.eval_on_selector_all(f"{card} .card-body .k", "nodes => nodes.map(n => n.textContent)")
+    assert "Status" in generic and "Driver" in generic, generic
+    step(f"templated card: {list(zip(labels, values))}; generic card: {generic}")
+
     # A push through the provider API: the card shows it within one second of the 200.
     # The clock stands still: a timestamp rounded up to the next whole second is never older than
     # the activity's start.
@@ -133,6 +147,7 @@ with sync_playwright() as playwright:
         "timestamp": math.ceil(now), "event": "update",
         "content-state": {"status": "Out for delivery", "progress": 0.65, "eta": int(now) + 900, "driver": "Sam"},
         "alert": {"title": "Out for delivery", "body": "Sam is on the way with your pizza"},
+        "stale-date": int(now) + 600,
     })
     answered = time.monotonic()
     page.wait_for_function(
@@ -143,6 +158,15 @@ with sync_playwright() as playwright:
     page.wait_for_selector("#banner-slot .banner")
     page.wait_for_timeout(500)  # the banner's drop-in animation, for the screenshot
     step(f"push shown on the Lock Screen {seen * 1000:.0f} ms after its 200 (apns-id {pushed.headers['apns-id']})")
+    # The push changed the future (a stale date): timeline.reload, and the Smart Stack shows the
+    # new entry at the stale date, with the activity's deep link.
+    page.wait_for_function(
+        "date => JSON.parse(document.querySelector('#smartstack .widget-next')?.dataset.next || '[]').includes(date)",
+        arg=int(now) + 600)
+    links = page.eval_on_selector_all("#smartstack .deep-link", "nodes => nodes.map(n => n.getAttribute('href'))")
+    assert f"activityrelay://activity/{pizza['id']}" in links, links
+    step(f"Smart Stack: entry at the stale date after timeline.reload; links {links}")
+    page.locator("#smartstack-panel").screenshot(path=os.path.join(out_dir, "smartstack.png"))
     page.locator("#phone").screenshot(path=os.path.join(out_dir, "lockscreen.png"))
     page.locator("#island-panel").screenshot(path=os.path.join(out_dir, "island.png"))
     page.locator(".stage").screenshot(path=os.path.join(out_dir, "overview.png"))

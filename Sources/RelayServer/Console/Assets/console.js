@@ -9,7 +9,7 @@
   const OUTCOMES = ['applied', 'started', 'deferred', 'ignored', 'dropped', 'rejected', 'injected', 'broadcast'];
   const EVENT_TYPES = [
     'activity.started', 'activity.updated', 'activity.stale', 'activity.ended', 'activity.dismissed',
-    'activity.pushToken', 'alarm.updated', 'alarm.removed', 'push.received', 'clock', 'snapshot',
+    'activity.pushToken', 'alarm.updated', 'alarm.removed', 'push.received', 'clock', 'snapshot', 'timeline.reload',
   ];
   const MAX_PUSHES = 1000;
   const BANNER_SECONDS = 6;
@@ -31,6 +31,8 @@
   let tickers = [];
   const expandedPushes = new Set();
   let contentEdited = false;
+  let templates = {};
+  let timeline = null;
 
   const $ = (id) => document.getElementById(id);
 
@@ -216,11 +218,12 @@
 
   async function loadAll() {
     await attempt('Loading', async () => {
-      const [clockJSON, deviceList, activityList, alarmList, pushList] = await Promise.all([
+      const [clockJSON, deviceList, activityList, alarmList, pushList, templateList] = await Promise.all([
         api('GET', '/v1/clock'), api('GET', '/v1/devices'), api('GET', '/v1/activities'), api('GET', '/v1/alarms'),
-        api('GET', '/v1/pushes?limit=200'),
+        api('GET', '/v1/pushes?limit=200'), api('GET', '/console/templates'),
       ]);
       setClock(clockJSON);
+      templates = templateList.templates || {};
       setDevices(deviceList.items);
       activities.clear();
       for (const activity of activityList.items) activities.set(activity.id, activity);
@@ -232,6 +235,7 @@
       render();
       renderLog();
     });
+    await loadTimeline();
   }
 
   async function loadDevices() {
@@ -289,8 +293,13 @@
   let deviceReload = null;
 
   function apply(type, data) {
+    if (type === 'timeline.reload') {
+      if ((data.deviceId || data.timeline?.deviceId) === selectedDevice) loadTimeline();
+      return;
+    }
     if (type === 'clock') {
       setClock(data.clock);
+      if (timeline && timelineExpired()) loadTimeline();
     } else if (type === 'snapshot') {
       if (data.clock) setClock(data.clock);
       activities.clear();
@@ -425,7 +434,17 @@
     else if (number) trailing = () => plain(number[1]);
     else if (list.length > 1) trailing = () => plain(list[1][1]);
     const leading = text ? text[1] : title(activity);
-    return { leading, trailing, progress: progress ? progress[1] : null };
+    const template = templateFor(activity);
+    const minimal = template?.minimal;
+    const minimalValue = minimal ? fieldValue(activity, minimal) : undefined;
+    return {
+      leading: template?.compactLeading ? fieldText(activity, template.compactLeading)() : leading,
+      trailing: template?.compactTrailing ? fieldText(activity, template.compactTrailing) : trailing,
+      progress: minimal
+        ? (minimal.kind === 'progress' && typeof minimalValue === 'number' ? minimalValue : null)
+        : (progress ? progress[1] : null),
+      minimalText: minimal && minimal.kind !== 'progress' ? fieldText(activity, minimal) : null,
+    };
   }
 
   // MARK: - What the phone shows
@@ -450,13 +469,63 @@
     return () => `Ends in ${span(activity.systemEndAt - clockNow())} of 8h`;
   }
 
+  // MARK: - Templates (config `console.templates`, by attributes type)
+
+  const templateFor = (activity) => templates[activity.attributesType] || null;
+
+  /// A template field's value: a content-state member, or `attributes.<name>`.
+  function fieldValue(activity, field) {
+    if (field.key.startsWith('attributes.')) return (activity.attributes || {})[field.key.slice('attributes.'.length)];
+    return (activity.contentState || {})[field.key];
+  }
+
+  /// The field's value as text, now (a function, so that dates and timers tick).
+  function fieldText(activity, field) {
+    const v = fieldValue(activity, field);
+    const suffix = field.suffix || '';
+    if (v === undefined) return () => '—';
+    switch (field.kind) {
+    case 'progress': return () => (typeof v === 'number' ? `${Math.round(v * 100)}%` : plain(v)) + suffix;
+    case 'relativeDate': return () => (typeof v === 'number' ? relative(v) : plain(v)) + suffix;
+    case 'timer': return () => (typeof v === 'number' ? timer(v - clockNow()) : plain(v)) + suffix;
+    case 'number': return () => (typeof v === 'number' ? v.toLocaleString() : plain(v)) + suffix;
+    default: return () => plain(v) + suffix;
+    }
+  }
+
+  function fieldNode(activity, field) {
+    const name = field.label ?? label(field.key.replace(/^attributes\./, ''));
+    const v = fieldValue(activity, field);
+    const row = el('div', { class: 'kv' }, el('span', { class: 'k', text: name }),
+      ticking(el('span', { class: 'v' }), fieldText(activity, field)));
+    if (field.kind !== 'progress' || typeof v !== 'number') return row;
+    const bar = el('div');
+    bar.style.width = `${Math.round(Math.min(1, Math.max(0, v)) * 100)}%`;
+    return el('div', {}, row, el('div', { class: 'progress' }, bar));
+  }
+
+  /// The body of a card or expanded presentation: the template's fields, else the generic layout.
+  function bodyNodes(activity, fields) {
+    if (fields) return fields.map((field) => fieldNode(activity, field));
+    return entries(activity).map(([k, v]) => valueNode(k, v));
+  }
+
+  function cardTitle(activity) {
+    const field = templateFor(activity)?.title;
+    return field ? fieldText(activity, field)() : title(activity);
+  }
+
   function lockScreenCard(activity) {
     const badges = [];
     if (activity.state === 'stale') badges.push(el('span', { class: 'badge stale', text: 'Outdated' }));
     if (activity.state === 'ended') badges.push(el('span', { class: 'badge ended', text: 'Ended' }));
-    return el('div', { class: `card activity-card ${activity.state}`, 'data-activity-id': activity.id, 'data-state': activity.state },
-      el('div', { class: 'card-head' }, appIcon(activity), el('span', { class: 'card-title', text: title(activity) }), badges),
-      el('div', { class: 'card-body' }, entries(activity).map(([k, v]) => valueNode(k, v))),
+    const template = templateFor(activity);
+    return el('div', {
+      class: `card activity-card ${activity.state}`, 'data-activity-id': activity.id, 'data-state': activity.state,
+      'data-template': template ? activity.attributesType : null,
+    },
+      el('div', { class: 'card-head' }, appIcon(activity), el('span', { class: 'card-title', text: cardTitle(activity) }), badges),
+      el('div', { class: 'card-body' }, bodyNodes(activity, template?.lockScreen)),
       el('div', { class: 'card-foot' }, ticking(el('span', { class: 'lifetime' }), lifetime(activity)),
         el('span', { text: appName(activity) })));
   }
@@ -526,6 +595,8 @@
       const ring = el('div', { class: 'ring' }, el('span', { text: String(percent) }));
       ring.style.background = `conic-gradient(#30d158 ${percent * 3.6}deg, #3a3a3c 0deg)`;
       node.append(ring);
+    } else if (sides.minimalText) {
+      node.append(ticking(el('span', { class: 'minimal-text' }), sides.minimalText));
     } else {
       node.append(appIcon(activity));
     }
@@ -537,8 +608,8 @@
     return el('div', { class: 'expanded', 'data-activity-id': activity.id },
       el('div', { class: 'expanded-top' }, el('span', { class: 'lead' }, appIcon(activity), ' ', sides.leading),
         ticking(el('span', { class: 'trail' }), sides.trailing)),
-      el('div', { class: 'expanded-center', text: title(activity) }),
-      el('div', { class: 'card-body' }, entries(activity).map(([k, v]) => valueNode(k, v))));
+      el('div', { class: 'expanded-center', text: cardTitle(activity) }),
+      el('div', { class: 'card-body' }, bodyNodes(activity, templateFor(activity)?.expanded)));
   }
 
   function alarmIsland(alarm) {
@@ -604,7 +675,7 @@
     }
     tabs.replaceChildren(...devices.map((d) => el('button', {
       type: 'button', class: d.id === selectedDevice ? 'selected' : '', 'data-device-id': d.id, text: d.id,
-      onclick: () => { selectedDevice = d.id; contentEdited = false; render(); },
+      onclick: () => { selectedDevice = d.id; contentEdited = false; render(); loadTimeline(); },
     })));
   }
 
@@ -674,6 +745,7 @@
       const text = fn();
       if (node.textContent !== text) node.textContent = text;
     }
+    tickSmartStack();
     const real = Date.now() / 1000;
     const live = banners.filter((b) => b.until > real);
     if (live.length !== banners.length || $('banner-slot').childElementCount !== live.length) {
@@ -681,6 +753,95 @@
       $('banner-slot').replaceChildren(...banners.map((b) => el('div', { class: 'banner' },
         appIcon({ bundleId: b.bundleId }),
         el('div', {}, el('div', { class: 'b-title', text: b.title }), el('div', { class: 'b-body', text: b.body })))));
+    }
+  }
+
+  // MARK: - Smart Stack (GET /v1/devices/{id}/timeline)
+
+  async function loadTimeline() {
+    const device = selectedDevice;
+    if (!key || !device) {
+      timeline = null;
+      renderSmartStack();
+      return;
+    }
+    const family = $('widget-family').value;
+    try {
+      const answer = await api('GET', `/v1/devices/${encodeURIComponent(device)}/timeline?family=${encodeURIComponent(family)}`);
+      if (device === selectedDevice) timeline = answer;
+    } catch (error) {
+      timeline = null;
+      showError(`Loading the timeline: ${error.message}`);
+    }
+    renderSmartStack();
+  }
+
+  /// The entry a widget shows now: the last one whose date has come.
+  function currentEntryIndex() {
+    let index = 0;
+    timeline.entries.forEach((entry, i) => { if (entry.date <= clockNow() + 0.0005) index = i; });
+    return index;
+  }
+
+  /// Whether the reload policy says to ask again: past the `after` date, or past the last entry.
+  function timelineExpired() {
+    const policy = timeline.policy || {};
+    const last = timeline.entries[timeline.entries.length - 1];
+    if (policy.after !== undefined) return clockNow() >= policy.after;
+    if (policy.atEnd) return !last || clockNow() > last.date;
+    return false;
+  }
+
+  function policyText(policy) {
+    if (policy.after !== undefined) return `reload after ${wallTime(policy.after)}`;
+    if (policy.atEnd) return 'reload at the end';
+    return 'never reload';
+  }
+
+  function widgetItem(item) {
+    const details = Object.entries(item)
+      .filter(([k, v]) => !['kind', 'id', 'url', 'state', 'relevance', 'remaining'].includes(k) && typeof v !== 'object')
+      .slice(0, 2).map(([k, v]) => `${label(k)}: ${plain(v)}`);
+    return el('div', { class: 'widget-item', 'data-item-id': item.id },
+      el('div', { class: 'kv' }, el('span', { class: 'k', text: `${item.kind} · ${item.state}` }),
+        el('span', { class: 'v', text: `relevance ${Math.round(item.relevance * 10) / 10}` })),
+      details.length ? el('div', { class: 'widget-details', text: details.join(' · ') }) : null,
+      el('a', { class: 'deep-link', href: item.url, text: item.url }));
+  }
+
+  let shownEntry = null;
+
+  function renderSmartStack() {
+    const node = $('smartstack');
+    if (!timeline || !timeline.entries.length) {
+      shownEntry = null;
+      node.replaceChildren(el('p', { class: 'empty', text: 'No timeline for this device.' }));
+      return;
+    }
+    const index = currentEntryIndex();
+    const entry = timeline.entries[index];
+    shownEntry = index;
+    const items = [...entry.items].sort((a, b) => b.relevance - a.relevance);
+    const next = timeline.entries.slice(index + 1, index + 4);
+    node.replaceChildren(
+      el('div', { class: 'widget', 'data-entry-date': entry.date, 'data-family': timeline.family },
+        el('div', { class: 'widget-head', text: `Entry ${wallTime(entry.date, true)} · relevance ${Math.round(entry.relevance * 10) / 10}` }),
+        items.length ? items.map(widgetItem) : el('p', { class: 'empty', text: 'Nothing to show.' })),
+      el('div', { class: 'widget-next', 'data-next': JSON.stringify(next.map((e) => e.date)) },
+        el('span', { text: next.length ? `Next: ${next.map((e) => wallTime(e.date, true)).join(', ')}` : 'No later entry' }),
+        el('span', { class: 'widget-policy', 'data-policy': JSON.stringify(timeline.policy), text: policyText(timeline.policy || {}) })));
+  }
+
+  /// At each tick: a newer entry's date has come (show it), or the policy says to reload.
+  function tickSmartStack() {
+    if (!timeline) return;
+    if (timelineExpired()) {
+      if (!tickSmartStack.loading) {
+        tickSmartStack.loading = true;
+        loadTimeline().finally(() => { tickSmartStack.loading = false; });
+      }
+    } else if (timeline.entries.length && currentEntryIndex() !== shownEntry) {
+      renderSmartStack();
     }
   }
 
@@ -829,6 +990,7 @@
     $('clock-rate-set').addEventListener('click', setRate);
     $('device-new').addEventListener('click', newDevice);
     $('send-form').addEventListener('submit', sendPush);
+    $('widget-family').addEventListener('change', loadTimeline);
     $('send-activity').addEventListener('change', () => { contentEdited = false; fillContent(); });
     $('send-content').addEventListener('input', () => { contentEdited = true; });
     for (const id of ['filter-token', 'filter-apns-id', 'filter-unique-id', 'filter-bundle', 'filter-outcome']) {
