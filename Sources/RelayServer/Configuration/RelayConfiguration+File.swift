@@ -10,7 +10,8 @@ extension RelayConfiguration {
     /// The top-level keys.
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
-        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen", "faults", "console",
+        "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen", "faults",
+        "console",
         "logFormat", "metrics",
     ]
 

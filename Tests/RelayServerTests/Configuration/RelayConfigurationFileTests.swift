@@ -294,7 +294,7 @@ final class RelayConfigurationFileTests: XCTestCase {
         XCTAssertThrowsError(try parse(file: #"{"port": 8443}"#)) { error in
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
-                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, dataDirectory, durability, faults, healthListen, http, listen, logFormat, logLevel, metrics, "
+                "relay.json: port: is not a known key (known: broadcastBundleIds, clock, console, dataDirectory, durability, faults, healthListen, http, listen, logFormat, logLevel, metrics, "
                     + "providerKeys, providerRefusalLimit, retention, rules, stream, threads, tls) (found number 8443)")
         }
     }
