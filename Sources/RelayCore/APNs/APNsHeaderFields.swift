@@ -3,25 +3,14 @@
 /// RelayCore does not depend on RelayHTTP, so the server hands its `HTTPHeaders` over as pairs.
 /// Names are compared in lowercase (HTTP/2 sends them lowercase; HTTP/1.1 is case-insensitive).
 /// Pseudo-headers (`:method`, `:path`) are not part of this list.
-///
-/// The headers the APNs rules read (`APNsHeaderName`) are indexed once, when the fields are
-/// wrapped.
 public struct APNsHeaderFields: Sendable {
     /// The fields, names lowercased.
     public let fields: [(name: String, value: String)]
-    /// The offset of the first field of each header the APNs rules read.
-    private let firstOffset: [APNsHeaderName: Int]
 
-    /// Wraps pairs; names are lowercased.
+    /// Wraps pairs; names are lowercased (HTTP/2 sends them lowercase already, so most are kept).
     public init(_ fields: [(name: String, value: String)]) {
-        let lowercased = fields.map { (name: APNsASCII.lowercased($0.name), value: $0.value) }
-        var firstOffset: [APNsHeaderName: Int] = [:]
-        for (offset, field) in lowercased.enumerated() {
-            guard let name = APNsHeaderName(rawValue: field.name), firstOffset[name] == nil else { continue }
-            firstOffset[name] = offset
-        }
-        self.fields = lowercased
-        self.firstOffset = firstOffset
+        let hasUppercase = fields.contains { APNsASCII.hasUppercase($0.name) }
+        self.fields = hasUppercase ? fields.map { (APNsASCII.lowercased($0.name), $0.value) } : fields
     }
 
     /// The first value of `name` (lowercase), or nil.
@@ -30,13 +19,18 @@ public struct APNsHeaderFields: Sendable {
     }
 
     /// The first value of a header the APNs rules read, or nil.
-    subscript(name: APNsHeaderName) -> String? {
-        firstOffset[name].map { fields[$0].value }
-    }
+    subscript(name: APNsHeaderName) -> String? { self[name.rawValue] }
 
     /// The first header name that appears more than once, or nil. APNs answers such a request
     /// with `DuplicateHeaders`.
     public func firstDuplicateName() -> String? {
+        // A push has a handful of fields: comparing pairs is cheaper than hashing them into a set.
+        if fields.count <= 16 {
+            for later in fields.indices {
+                for earlier in 0..<later where fields[earlier].name == fields[later].name { return fields[later].name }
+            }
+            return nil
+        }
         var seen = Set<String>()
         for field in fields where !seen.insert(field.name).inserted { return field.name }
         return nil

@@ -9,8 +9,9 @@ import RelayJSON
 enum RecordedJSON: Sendable {
     case json(JSONValue)
     case activity(ActivitySnapshot)
+    // Boxed: events are copied on their way to the store and the stream, and these values are large.
     indirect case alarm(Alarm)
-    case push(PushRecord)
+    indirect case push(PushRecord)
 
     /// The JSON, built now when it was deferred.
     var json: JSONValue {

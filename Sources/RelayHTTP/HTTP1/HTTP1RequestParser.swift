@@ -113,6 +113,9 @@ public struct HTTP1RequestParser: Sendable {
     /// bounded by reading only after `next()` answered `.needMore`.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// Bytes this parser holds for the connection: unread octets and the body collected so far.
+    public var heldByteCount: Int { bufferedByteCount + body.count }
+
     /// Where the parser stands; see `Progress`.
     public var progress: Progress {
         switch state {

@@ -60,6 +60,7 @@ extension HTTP2ServerConnection {
         HTTP2Frame(streamID: streamID, payload: .rstStream(code)).encode(into: &controlOutput)
         controlFrames.record(reset: true, sent: true, code: code)
         closedStreams.record(streamID, .resetByUs)
+        creditConnectionWindow()  // a body it held no longer holds the connection's window
     }
 
     /// Sends GOAWAY with the highest stream we accepted. With NO_ERROR it is graceful: streams

@@ -25,6 +25,10 @@ public struct HTTPLimits: Sendable, Hashable {
     public var maxQueuedResponseBytes: Int = 8 << 20
     /// The same across all connections of the process. Default 256 MiB.
     public var maxQueuedResponseBytesTotal: Int = 256 << 20
+    /// Request body bytes all connections may hold while their requests arrive; past it, the
+    /// connection whose bytes arrive then has its unfinished requests refused (HTTP/2
+    /// REFUSED_STREAM, HTTP/1.1 `503` with `retry-after`) rather than memory grown. Default 256 MiB.
+    public var maxBufferedRequestBytesTotal: Int = 256 << 20
     /// Open connections from one IP address; more from it are closed at once. Default 1,000.
     public var maxConnectionsPerAddress: Int = 1_000
     /// Seconds an HTTP/2 connection may hold response bytes that the peer's flow-control window
@@ -56,7 +60,7 @@ public struct HTTPLimits: Sendable, Hashable {
         "handshakeTimeout", "idleTimeout", "headerReadTimeout", "maxConnections", "maxConcurrentStreams",
         "maxHeaderListSize", "maxBodyBytes", "bodyReadTimeout", "gateUntilAuthenticated", "firstRequestTimeout",
         "maxConnectionsPerAddress", "sendTimeout", "maxQueuedResponseBytes",
-        "maxQueuedResponseBytesTotal",
+        "maxQueuedResponseBytesTotal", "maxBufferedRequestBytesTotal",
     ]
 
     /// Reads the `http` object; keys left out keep their defaults.
@@ -75,6 +79,9 @@ public struct HTTPLimits: Sendable, Hashable {
         maxQueuedResponseBytesTotal =
             try fields.integer("maxQueuedResponseBytesTotal", in: (1 << 20)...(1 << 40))
             ?? maxQueuedResponseBytesTotal
+        maxBufferedRequestBytesTotal =
+            try fields.integer("maxBufferedRequestBytesTotal", in: (1 << 20)...(1 << 40))
+            ?? maxBufferedRequestBytesTotal
         maxConnections = try fields.integer("maxConnections", in: 1...1_000_000) ?? maxConnections
         maxConcurrentStreams = try fields.integer("maxConcurrentStreams", in: 1...100_000) ?? maxConcurrentStreams
         maxHeaderListSize = try fields.integer("maxHeaderListSize", in: 1024...(1 << 20)) ?? maxHeaderListSize

@@ -23,6 +23,8 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var hadRequest = false
     private var isClosed = false
     private var shuttingDown = false
+    /// This connection's request bytes in the process-wide budget.
+    private var requestShare = BufferedRequestShare()
 
     init(connection: Connection, context: ConnectionContext, responder: any Responder, limits: HTTPLimits) {
         self.connection = connection
@@ -39,12 +41,14 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
     func received(_ bytes: [UInt8]) {
         parser.feed(bytes)
         processNext()
+        holdRequestBytesWithinBudget()
     }
 
     func writable() {}
 
     func closed() {
         isClosed = true
+        requestShare.update(0)
         cancelTimer()
         stream?.end(.peerClosed)
         stream = nil
@@ -123,6 +127,27 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
             streamKeepAlive = keepAlive && minorVersion >= 1
             start(stream)
         }
+    }
+
+    /// Counts the bytes this connection's parser holds; when every connection together holds more
+    /// than `maxBufferedRequestBytesTotal` and this one is partway through a request, answers
+    /// `503` (`retry-after: 1`) and closes, freeing them.
+    private func holdRequestBytesWithinBudget() {
+        requestShare.update(parser.heldByteCount)
+        guard !busy, !isClosed, parser.progress != .idle,
+            BufferedRequestShare.bytesHeld > limits.maxBufferedRequestBytesTotal
+        else { return }
+        RelayLog.info(
+            "http1.requestBudget", ["conn": String(connection.id), "held": String(BufferedRequestShare.bytesHeld)])
+        cancelTimer()
+        var response = TransportError.response(
+            status: 503, code: "unavailable",
+            message: "the relay holds too many request bytes (http.maxBufferedRequestBytesTotal); retry shortly")
+        response.headers.add("retry-after", "1")
+        connection.write(HTTP1ResponseWriter.response(response, keepAlive: false))
+        connection.closeAfterFlush()
+        isClosed = true
+        requestShare.update(0)
     }
 
     private func finishRequest(keepAlive: Bool) {

@@ -31,6 +31,8 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private static let queuedAcrossConnections = Atomic<Int>(0)
     /// This connection's share of `queuedAcrossConnections`, as last counted.
     private var queuedCounted = 0
+    /// This connection's request bytes in the process-wide budget.
+    private var requestShare = BufferedRequestShare()
     /// Output is pulled from the protocol only while the socket has room.
     private static let socketHighWater = 256 * 1024
 
@@ -89,6 +91,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
                 RelayLog.info("h2.error", ["conn": String(connection.id), "code": "\(code)", "reason": reason])
             }
         }
+        holdRequestBytesWithinBudget()
         flush()
         armIdleTimer()
         armReadDeadlines()
@@ -107,6 +110,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         streams.removeAll()
         pending.removeAll()
         countQueuedBytes(0)
+        requestShare.update(0)
     }
 
     func shutdown() {
@@ -207,6 +211,24 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
             || Self.queuedAcrossConnections.load(ordering: .relaxed) >= limits.maxQueuedResponseBytesTotal
     }
 
+    /// Counts the request bytes this connection holds; when every connection together holds more
+    /// than `maxBufferedRequestBytesTotal`, refuses this connection's requests still arriving
+    /// (REFUSED_STREAM: not processed, safe to retry), freeing their bytes.
+    private func holdRequestBytesWithinBudget() {
+        requestShare.update(h2.heldRequestBytes)
+        guard BufferedRequestShare.bytesHeld > limits.maxBufferedRequestBytesTotal else { return }
+        let arriving = h2.streamsAwaitingBody
+        guard !arriving.isEmpty else { return }
+        RelayLog.info(
+            "h2.requestBudget",
+            [
+                "conn": String(connection.id), "refused": String(arriving.count),
+                "held": String(BufferedRequestShare.bytesHeld),
+            ])
+        for id in arriving { refuse(streamID: id) }
+        requestShare.update(h2.heldRequestBytes)
+    }
+
     /// RST_STREAM(REFUSED_STREAM) for a request not processed: the client may retry it.
     private func refuse(streamID: UInt32) {
         RelayLog.debug("h2.refused", ["conn": String(connection.id), "stream": String(streamID)])
@@ -277,6 +299,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func bodyTimedOut(streamID: UInt32) {
         bodyTimers[streamID] = nil
         guard !isClosed, h2.abandonRequestBody(streamID: streamID) else { return }
+        requestShare.update(h2.heldRequestBytes)
         RelayLog.info("h2.timeout", ["conn": String(connection.id), "stream": String(streamID), "phase": "body read"])
         let response = TransportError.response(
             status: 408, code: "timeout",

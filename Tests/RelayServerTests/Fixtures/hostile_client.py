@@ -13,6 +13,9 @@ Modes (the relay is expected to run with short deadlines, see HostileClientLiveT
 - h2-pings: no stream, a PING every 0.3 s; reports the GOAWAY and the seconds until close.
 - h2-bad-path: GET with a :path holding a space; reports the RST_STREAM error code.
 - http1-trickle: HTTP/1.1 headers one byte every 0.3 s; reports the status line and seconds.
+- http1-bodies: 24 HTTP/1.1 connections each send most of a 60,000-byte body and stop; reports the
+  status lines and `retry-after` values they were answered.
+(h2-bodies also reports how many of its streams were refused with REFUSED_STREAM.)
 Every read has a deadline; the whole run stops at --budget seconds.
 """
 
@@ -103,6 +106,7 @@ def h2_bodies():
     stalled_since = None
     start = time.monotonic()
     statuses = []
+    refused = 0
     # Fill every window the relay grants until nothing more can go for two seconds.
     while time.monotonic() - start < args.budget:
         progressed = False
@@ -123,7 +127,8 @@ def h2_bodies():
         events, closed = pump(sock, conn, 0.2)
         statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
                      if isinstance(e, h2.events.ResponseReceived)]
-        if closed or statuses:
+        refused += sum(1 for e in events if isinstance(e, h2.events.StreamReset) and int(e.error_code) == 7)
+        if closed or statuses or refused:
             break
         if progressed:
             stalled_since = None
@@ -134,7 +139,7 @@ def h2_bodies():
                      until=lambda e: sum(isinstance(x, h2.events.ResponseReceived) for x in e) + len(statuses) >= 128)
     statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
                  if isinstance(e, h2.events.ResponseReceived)]
-    return {"sent": sent, "statuses": sorted(set(statuses)), "answered": len(statuses)}
+    return {"sent": sent, "statuses": sorted(set(statuses)), "answered": len(statuses), "refused": refused}
 
 
 def h2_zero_window():
@@ -251,6 +256,32 @@ def http1_trickle():
     return {"status": status, "seconds": round(time.monotonic() - start, 1)}
 
 
+def http1_bodies():
+    socks = []
+    head = (b"POST " + args.post_path.encode() + b" HTTP/1.1\r\nhost: localhost\r\n"
+            b"content-length: 60000\r\n\r\n")
+    for _ in range(24):
+        try:
+            sock = connect("http/1.1")
+            sock.sendall(head + b"x" * 50000)
+            socks.append(sock)
+        except OSError:
+            break
+        time.sleep(0.05)
+    answers = []
+    for sock in socks:
+        sock.settimeout(2)
+        try:
+            data = sock.recv(4096)
+        except (socket.timeout, ssl.SSLWantReadError, OSError):
+            continue
+        if data:
+            lines = data.split(b"\r\n")
+            retry = [line.split(b":", 1)[1].strip().decode() for line in lines if line.lower().startswith(b"retry-after:")]
+            answers.append({"status": lines[0].decode(errors="replace"), "retryAfter": retry[0] if retry else None})
+    return {"connections": len(socks), "answers": answers}
+
+
 def main():
     global args
     parser = argparse.ArgumentParser()
@@ -263,7 +294,8 @@ def main():
     parser.add_argument("--budget", type=float, default=40)
     args = parser.parse_args()
     modes = {"h2-bodies": h2_bodies, "h2-zero-window": h2_zero_window, "h2-continuation": h2_continuation,
-             "h2-pings": h2_pings, "h2-bad-path": h2_bad_path, "http1-trickle": http1_trickle}
+             "h2-pings": h2_pings, "h2-bad-path": h2_bad_path, "http1-trickle": http1_trickle,
+             "http1-bodies": http1_bodies}
     print(json.dumps(modes[args.mode]()))
 
 
