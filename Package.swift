@@ -56,12 +56,12 @@ let package = Package(
         // Test support (test doubles, the child-process runner) for the test targets that import it.
         .target(name: "RelayTestKit", dependencies: ["RelayCore"], swiftSettings: common),
 
-        .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON"], swiftSettings: common),
+        .testTarget(name: "RelayJSONTests", dependencies: ["RelayJSON", "RelayTestKit"], swiftSettings: common),
         .testTarget(
-            name: "RelayCoreTests", dependencies: ["RelayJSON", "RelayCore"], exclude: ["Fixtures"],
+            name: "RelayCoreTests", dependencies: ["RelayJSON", "RelayCore", "RelayTestKit"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
-            name: "RelayHTTPTests", dependencies: ["RelayHTTP"], exclude: ["Fixtures"],
+            name: "RelayHTTPTests", dependencies: ["RelayHTTP", "RelayTestKit"], exclude: ["Fixtures"],
             swiftSettings: common),
         .testTarget(
             name: "RelayNetTests", dependencies: ["RelayNet", "RelayTestKit", "COpenSSL"], exclude: ["Fixtures"],

@@ -1,4 +1,5 @@
 import RelayJSON
+import RelayTestKit
 import XCTest
 
 final class JSONParsingTests: XCTestCase {
@@ -114,20 +115,5 @@ final class JSONParsingTests: XCTestCase {
         for other in ["\u{C}1", "\u{B}1", "\u{A0}1", "1\u{2028}"] {
             XCTAssertThrowsError(try JSONValue(parsing: other), other.debugDescription)
         }
-    }
-}
-
-/// A small seeded generator so that randomized tests fail the same way every run.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
     }
 }

@@ -162,17 +162,7 @@ public final class TLSClient {
 
     /// Sets the name (or address) the certificate must carry, and SNI for a name.
     private func expectHost(_ host: String) throws(TLSError) {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        if inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1 {
-            guard X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), host) == 1 else {
-                throw TLSError.openSSL(operation: "expect IP address \(host)")
-            }
-        } else {
-            guard SSL_set1_host(ssl, host) == 1, relay_SSL_set_tlsext_host_name(ssl, host) == 1 else {
-                throw TLSError.openSSL(operation: "expect host name \(host)")
-            }
-        }
+        try TLSEngine.expect(host: host, on: ssl)
     }
 
     /// Runs `operation` until it succeeds, moving ciphertext both ways and waiting until `deadline`.

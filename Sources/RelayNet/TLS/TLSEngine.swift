@@ -88,6 +88,12 @@ final class TLSEngine {
         self.ssl = ssl
         networkToSSL = input
         sslToNetwork = output
+        try Self.expect(host: host, on: ssl)
+    }
+
+    /// Makes `ssl` (a client session) require `host` in the server's certificate: an IP address
+    /// literal as such, a name as a DNS name (also sent as SNI).
+    static func expect(host: String, on ssl: OpaquePointer) throws(TLSError) {
         var v4 = in_addr()
         var v6 = in6_addr()
         if inet_pton(AF_INET, host, &v4) == 1 || inet_pton(AF_INET6, host, &v6) == 1 {

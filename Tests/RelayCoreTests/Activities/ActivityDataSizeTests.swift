@@ -1,4 +1,5 @@
 import RelayJSON
+import RelayTestKit
 import XCTest
 
 @testable import RelayCore

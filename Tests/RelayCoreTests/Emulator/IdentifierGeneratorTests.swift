@@ -1,3 +1,4 @@
+import RelayTestKit
 import XCTest
 
 @testable import RelayCore

@@ -1,4 +1,5 @@
 import RelayHTTP
+import RelayTestKit
 import XCTest
 
 final class HPACKDecoderTests: XCTestCase {

@@ -1,4 +1,5 @@
 import RelayHTTP
+import RelayTestKit
 import XCTest
 
 final class HPACKHuffmanTests: XCTestCase {
@@ -100,20 +101,5 @@ final class HPACKHuffmanTests: XCTestCase {
         // '0' is 00000; 3 ones pad the first octet. A whole octet of padding is 8 bits: too long.
         XCTAssertEqual(try decode([0x07]), Array("0".utf8))
         XCTAssertThrowsError(try decode([0x07, 0xFF]))
-    }
-}
-
-/// A small deterministic generator so pseudo-random tests are reproducible.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

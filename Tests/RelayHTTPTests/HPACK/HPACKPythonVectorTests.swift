@@ -1,5 +1,6 @@
 import Foundation
 import RelayHTTP
+import RelayTestKit
 import XCTest
 
 /// Cross-implementation checks against the Python `hpack` package: blocks it encoded (a committed

@@ -1,4 +1,5 @@
 import RelayHTTP
+import RelayTestKit
 import XCTest
 
 /// Drains the parser: every complete request, then the final `.needMore` or error.
