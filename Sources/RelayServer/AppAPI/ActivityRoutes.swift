@@ -94,9 +94,12 @@ struct ActivityRoutes: RouteGroup {
         }
         guard let scope = call.listScope(query["deviceId"]) else { return }
         let bundleId = query["bundleId"].flatMap { $0.isEmpty ? nil : $0 }
-        call.read(context.service, ids: .init(device: scope.deviceId)) { emulator in
-            let items = emulator.listActivities(deviceId: scope.deviceId, bundleId: bundleId, state: state)
-            return (["items": .array(items.map(\.json))], .init(device: scope.deviceId))
+        let wanted = state
+        call.readItems(context.service, ids: .init(device: scope.deviceId)) { emulator in
+            emulator.listActivities(deviceId: scope.deviceId, bundleId: bundleId, state: wanted).map(\.id)
+        } item: { emulator, id in
+            // Still listed only while it still matches (its state may have moved on).
+            emulator.activities[id].flatMap { wanted == nil || $0.state == wanted ? $0.json : nil }
         }
     }
 }

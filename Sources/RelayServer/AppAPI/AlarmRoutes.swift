@@ -75,11 +75,10 @@ struct AlarmRoutes: RouteGroup {
         guard let query = call.query(allowing: ["deviceId"]), let scope = call.listScope(query["deviceId"]) else {
             return
         }
-        call.read(context.service, ids: .init(device: scope.deviceId)) { emulator in
-            (
-                ["items": .array(emulator.listAlarms(deviceId: scope.deviceId).map(\.json))],
-                .init(device: scope.deviceId)
-            )
+        call.readItems(context.service, ids: .init(device: scope.deviceId)) { emulator in
+            emulator.listAlarms(deviceId: scope.deviceId).map(\.id)
+        } item: { emulator, id in
+            emulator.alarms[id]?.json
         }
     }
 }

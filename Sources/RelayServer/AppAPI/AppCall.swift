@@ -101,6 +101,21 @@ struct AppCall: Sendable {
         }
     }
 
+    /// Answers `200` with `{"items": [...]}`, made a page at a time as the peer reads
+    /// (`JSONItemPages`): `keys` takes the items' keys from the emulator now, `item` renders one
+    /// from the emulator as it is when its page is made (nil when it is gone).
+    func readItems(
+        _ service: RelayService, ids: LogIDs, keys: (DeviceEmulator) -> [String],
+        item: @escaping @Sendable (DeviceEmulator, String) -> JSONValue?
+    ) {
+        let listed = service.read(keys)
+        let pages = JSONItemPages(keys: listed) { slice in
+            service.read { emulator in slice.compactMap { item(emulator, $0) } }
+        }
+        log(status: 200, ids: ids, error: nil)
+        respond(.paged(JSONResponse.make(200, .null).head, pages))
+    }
+
     // MARK: - Log line
 
     private func log(status: Int, ids: LogIDs, error: String?) {

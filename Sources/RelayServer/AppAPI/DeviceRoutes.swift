@@ -97,11 +97,11 @@ struct DeviceRoutes: RouteGroup {
 
     private func list(_ call: AppCall) {
         guard call.query(allowing: []) != nil else { return }
-        call.read(context.service, ids: .init()) { emulator in
-            let devices = emulator.devices.values.filter { call.principal.reaches($0.id) }.sorted {
-                $0.createdAt < $1.createdAt
-            }
-            return (["items": .array(devices.map(\.json))], .init())
+        call.readItems(context.service, ids: .init()) { emulator in
+            emulator.devices.values.filter { call.principal.reaches($0.id) }.sorted { $0.createdAt < $1.createdAt }
+                .map(\.id)
+        } item: { emulator, id in
+            emulator.devices[id]?.json
         }
     }
 

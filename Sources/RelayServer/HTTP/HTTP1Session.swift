@@ -16,6 +16,8 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var generation: UInt64 = 0
     private var stream: ResponseStream?
     private var streamKeepAlive = false
+    /// The paged body being sent, written a page at a time while the socket takes it.
+    private var paged: PagedBody?
     private var timer: TimerID?
     /// The phase `timer` was armed for: a deadline covers the whole phase, not the gap between bytes.
     private var timerPhase: String?
@@ -44,7 +46,7 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
         holdRequestBytesWithinBudget()
     }
 
-    func writable() {}
+    func writable() { continuePagedBody() }
 
     func closed() {
         isClosed = true
@@ -52,6 +54,7 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
         cancelTimer()
         stream?.end(.peerClosed)
         stream = nil
+        paged = nil
     }
 
     func shutdown() {
@@ -116,6 +119,8 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
                 HTTP1ResponseWriter.response(
                     full, keepAlive: keepAlive, requestMinorVersion: minorVersion, isHeadRequest: isHead))
             finishRequest(keepAlive: keepAlive)
+        case .paged(let head, let pages):
+            startPagedBody(head, pages, keepAlive: keepAlive, isHead: isHead, minorVersion: minorVersion)
         case .stream(let head, let start):
             let framing: HTTP1ResponseWriter.Framing = minorVersion >= 1 ? .chunked : .untilClose
             connection.write(
@@ -127,6 +132,83 @@ final class HTTP1Session: HTTPSession, StreamingSession, @unchecked Sendable {
             streamKeepAlive = keepAlive && minorVersion >= 1
             start(stream)
         }
+    }
+
+    // MARK: - Paged bodies
+
+    /// A paged body on its way: its pages, its framing and whether the connection stays open after it.
+    private struct PagedBody {
+        var pages: any ResponsePages
+        var framing: HTTP1ResponseWriter.Framing
+        var keepAlive: Bool
+    }
+
+    /// Sends a small body whole (`content-length`, as a full response); a large one with chunked
+    /// framing (until close for HTTP/1.0), a page at a time while the socket takes it. A HEAD
+    /// request gets the head with the body's length, counted without keeping it.
+    private func startPagedBody(
+        _ head: HTTPResponseHead, _ pages: any ResponsePages, keepAlive: Bool, isHead: Bool, minorVersion: Int
+    ) {
+        if isHead {
+            guard let length = pages.remainingByteCount() else { return failPagedBody() }
+            connection.write(
+                HTTP1ResponseWriter.head(
+                    head, framing: .contentLength(length), keepAlive: keepAlive, requestMinorVersion: minorVersion))
+            finishRequest(keepAlive: keepAlive)
+            return
+        }
+        switch PagedBodyStart(pulling: pages) {
+        case .whole(let body):
+            let response = HTTPResponse(status: head.status, headers: head.headers, body: body)
+            connection.write(
+                HTTP1ResponseWriter.response(
+                    response, keepAlive: keepAlive, requestMinorVersion: minorVersion, isHeadRequest: isHead))
+            finishRequest(keepAlive: keepAlive)
+        case .partial(let start):
+            let framing: HTTP1ResponseWriter.Framing = minorVersion >= 1 ? .chunked : .untilClose
+            connection.write(
+                HTTP1ResponseWriter.head(
+                    head, framing: framing, keepAlive: keepAlive, requestMinorVersion: minorVersion))
+            paged = PagedBody(pages: pages, framing: framing, keepAlive: keepAlive && framing == .chunked)
+            writePage(start, last: false)
+            continuePagedBody()
+        case .failed:
+            failPagedBody()
+        }
+    }
+
+    /// Writes pages while the socket takes them; `writable` resumes once it drained.
+    private func continuePagedBody() {
+        while let body = paged, connection.isWritable, !isClosed {
+            switch body.pages.next() {
+            case .more(let bytes): writePage(bytes, last: false)
+            case .last(let bytes): writePage(bytes, last: true)
+            case .failed: failPagedBody()
+            }
+        }
+    }
+
+    /// Writes one page in the body's framing; after the last, ends the body and the request.
+    private func writePage(_ bytes: [UInt8], last: Bool) {
+        guard let body = paged else { return }
+        if body.framing == .chunked {
+            var out = HTTP1ResponseWriter.chunk(bytes)
+            if last { out += HTTP1ResponseWriter.lastChunk }
+            connection.write(out)
+        } else if !bytes.isEmpty {
+            connection.write(bytes)
+        }
+        guard last else { return }
+        paged = nil
+        finishRequest(keepAlive: body.keepAlive)
+    }
+
+    /// A body that cannot be completed: the connection is closed, so the peer sees an unfinished
+    /// answer rather than a shortened one.
+    private func failPagedBody() {
+        RelayLog.error("http1.pagedBody", ["conn": String(connection.id)])
+        paged = nil
+        connection.close()
     }
 
     /// Counts the bytes this connection's parser holds; when every connection together holds more

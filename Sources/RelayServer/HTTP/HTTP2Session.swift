@@ -16,6 +16,9 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var streams: [UInt32: ResponseStream] = [:]
     /// Streams handed to the responder whose response has not been sent.
     private var pending: Set<UInt32> = []
+    /// Paged bodies still being made, by stream: a page is rendered when the stream's queued
+    /// bytes fall below `pageRefillBytes`.
+    private var pagedBodies: [UInt32: any ResponsePages] = [:]
     /// Runs while no stream is open: `firstRequestTimeout` before the first stream, then
     /// `idleTimeout`. Frames that open no stream (PING, SETTINGS) do not move it.
     private var idleTimer: TimerID?
@@ -35,6 +38,10 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private var requestShare = BufferedRequestShare()
     /// Output is pulled from the protocol only while the socket has room.
     private static let socketHighWater = 256 * 1024
+    /// A paged body's next page is made once its stream has less than this queued (one DATA
+    /// frame at the default frame size), so frames stay full and a stream whose window is shut
+    /// holds one page.
+    private static let pageRefillBytes = 16 * 1024
 
     init(connection: Connection, context: ConnectionContext, responder: any Responder, limits: HTTPLimits) {
         self.connection = connection
@@ -84,6 +91,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
                 dispatch(streamID: streamID, request: request, tooLarge: true)
             case .streamReset(let streamID, _):
                 pending.remove(streamID)
+                pagedBodies[streamID] = nil
                 streams.removeValue(forKey: streamID)?.end(.peerClosed)
             case .goawayReceived:
                 break
@@ -109,6 +117,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         for stream in streams.values { stream.end(.peerClosed) }
         streams.removeAll()
         pending.removeAll()
+        pagedBodies.removeAll()
         countQueuedBytes(0)
         requestShare.update(0)
     }
@@ -147,6 +156,17 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         switch response {
         case .full(let full):
             h2.sendResponse(streamID: streamID, head: full.head, body: full.body)
+        case .paged(let head, let pages):
+            switch PagedBodyStart(pulling: pages) {
+            case .whole(let body):
+                h2.sendResponse(streamID: streamID, head: head, body: body)
+            case .partial(let start):
+                guard h2.sendHead(streamID: streamID, head: head, endStream: false) else { break }
+                h2.sendData(streamID: streamID, bytes: start, endStream: false)
+                pagedBodies[streamID] = pages
+            case .failed:
+                h2.resetStream(streamID: streamID, code: .internalError)
+            }
         case .stream(let head, let start):
             guard h2.sendHead(streamID: streamID, head: head, endStream: false) else { break }
             let stream = ResponseStream(
@@ -188,12 +208,33 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
             RelayMetrics.shared.countHTTP2(reset: frame.isReset, sent: frame.sent, code: frame.code.rawValue)
         }
         guard !isClosed else { return }
-        while connection.pendingWriteBytes < Self.socketHighWater, let bytes = h2.nextOutput() {
+        while connection.pendingWriteBytes < Self.socketHighWater {
+            refillPagedBodies()
+            guard let bytes = h2.nextOutput() else { break }
             connection.write(bytes)
         }
         if h2.canClose { connection.closeAfterFlush() }
         armSendDeadline()
         countQueuedBytes(streams.isEmpty && pending.isEmpty && h2.openStreamCount == 0 ? 0 : h2.queuedResponseBytes)
+    }
+
+    /// Makes the next page of each paged body whose stream has less than `pageRefillBytes`
+    /// queued; a body that ends or fails leaves `pagedBodies`.
+    private func refillPagedBodies() {
+        guard !pagedBodies.isEmpty else { return }
+        for (id, pages) in pagedBodies where h2.bufferedBytes(streamID: id) < Self.pageRefillBytes {
+            switch pages.next() {
+            case .more(let bytes):
+                if !h2.sendData(streamID: id, bytes: bytes, endStream: false) { pagedBodies[id] = nil }
+            case .last(let bytes):
+                h2.sendData(streamID: id, bytes: bytes, endStream: true)
+                pagedBodies[id] = nil
+            case .failed:
+                RelayLog.error("h2.pagedBody", ["conn": String(connection.id), "stream": String(id)])
+                h2.resetStream(streamID: id, code: .internalError)
+                pagedBodies[id] = nil
+            }
+        }
     }
 
     /// Moves this connection's share of the process-wide count of queued response bytes to `bytes`.
@@ -237,7 +278,8 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
 
     /// True when no stream is open, answered or not, and no header block is arriving.
     private var isIdle: Bool {
-        pending.isEmpty && streams.isEmpty && h2.openStreamCount == 0 && !h2.isReceivingHeaderBlock
+        pending.isEmpty && streams.isEmpty && pagedBodies.isEmpty && h2.openStreamCount == 0
+            && !h2.isReceivingHeaderBlock
     }
 
     /// Closes (with GOAWAY) a connection with no streams for `idleTimeout` (`firstRequestTimeout`
@@ -333,6 +375,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
         for stream in streams.values { stream.end(.peerClosed) }
         streams.removeAll()
         pending.removeAll()
+        pagedBodies.removeAll()
         h2.sendGoaway(code: .enhanceYourCalm, debugData: Self.reasonData(reason))
         flush()
         connection.closeAfterFlush()
@@ -352,6 +395,7 @@ final class HTTP2Session: HTTPSession, StreamingSession, @unchecked Sendable {
     private func injectClose(streamID: UInt32, goawayReason: String?) {
         guard !isClosed else { return }
         pending.remove(streamID)
+        pagedBodies[streamID] = nil
         guard let reason = goawayReason else {
             RelayLog.info("fault.reset", ["conn": String(connection.id), "stream": String(streamID)])
             connection.reset()

@@ -87,9 +87,12 @@ public struct ServerRequest: Sendable {
     }
 }
 
-/// A route's answer: a whole response, or a head followed by a body that streams.
+/// A route's answer: a whole response, a head followed by a body made page by page as the peer
+/// reads, or a head followed by a body that streams.
 public enum ServerResponse: Sendable {
     case full(HTTPResponse)
+    /// The head, then the body `pages` makes as the connection has room (list answers).
+    case paged(HTTPResponseHead, any ResponsePages)
     /// The head is sent, then `start` runs on the connection's loop with the stream to write to.
     case stream(HTTPResponseHead, start: @Sendable (ResponseStream) -> Void)
 }

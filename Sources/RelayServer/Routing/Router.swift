@@ -24,6 +24,7 @@ public struct Router: Responder {
             let status =
                 switch response {
                 case .full(let full): full.status
+                case .paged(let head, _): head.status
                 case .stream(let head, _): head.status
                 }
             RelayMetrics.shared.countRequest(path: path, method: method, status: status)

@@ -139,7 +139,13 @@ private final class ReplyBox: @unchecked Sendable {  // Sendable: `response` is 
     private var response: HTTPResponse?
 
     func put(_ answer: ServerResponse) {
-        guard case .full(let response) = answer else { return }
+        let response: HTTPResponse
+        switch answer {
+        case .full(let full): response = full
+        case .paged(let head, let pages):
+            response = HTTPResponse(status: head.status, headers: head.headers, body: pages.wholeBody())
+        case .stream: return
+        }
         lock.lock()
         self.response = response
         lock.signal()
@@ -152,5 +158,19 @@ private final class ReplyBox: @unchecked Sendable {  // Sendable: `response` is 
         let deadline = Date().addingTimeInterval(10)
         while response == nil && lock.wait(until: deadline) {}
         return response
+    }
+}
+
+extension ResponsePages {
+    /// Every page of the body, joined (empty when it failed).
+    func wholeBody() -> [UInt8] {
+        var body: [UInt8] = []
+        while true {
+            switch next() {
+            case .more(let bytes): body += bytes
+            case .last(let bytes): return body + bytes
+            case .failed: return []
+            }
+        }
     }
 }

@@ -15,6 +15,16 @@ Modes (the relay is expected to run with short deadlines, see HostileClientLiveT
 - http1-trickle: HTTP/1.1 headers one byte every 0.3 s; reports the status line and seconds.
 - http1-bodies: 24 HTTP/1.1 connections each send most of a 60,000-byte body and stop; reports the
   status lines and `retry-after` values they were answered.
+- seed-pushes: --count pushes of about 4 KB each (to a made-up token, so each is refused and
+  logged with its payload) with --jwt; reports how many were answered.
+- h2-zero-window-lists: --connections connections, each SETTINGS_INITIAL_WINDOW_SIZE=0 and 128
+  GET --path streams with --bearer, never a WINDOW_UPDATE; reports the statuses answered, the
+  streams refused, and /healthz; holds the connections --hold seconds more.
+- http1-unread-lists: --connections HTTP/1.1 connections with a 4 KiB receive buffer each send
+  GET --path with --bearer and read nothing for --hold seconds; reports /healthz, then each
+  answer's status line and framing.
+- connection-slots: opens --connections TLS connections and holds them --hold seconds; reports
+  how many were admitted and how many closed at once, and /healthz asked from --source.
 (h2-bodies also reports how many of its streams were refused with REFUSED_STREAM.)
 Every read has a deadline; the whole run stops at --budget seconds.
 """
@@ -282,6 +292,124 @@ def http1_bodies():
     return {"connections": len(socks), "answers": answers}
 
 
+def healthz(source=None):
+    """GET /healthz on a new HTTP/2 connection (from `source`, an address to bind); reports the
+    status and the seconds it took, giving up after 5 s."""
+    start = time.monotonic()
+    try:
+        context = ssl.create_default_context(cafile=args.cafile)
+        context.set_alpn_protocols(["h2"])
+        raw = socket.create_connection((args.host, args.port), timeout=5,
+                                       source_address=(source, 0) if source else None)
+        sock = context.wrap_socket(raw, server_hostname="localhost")
+        conn = h2.connection.H2Connection(h2.config.H2Configuration(client_side=True))
+        conn.initiate_connection()
+        conn.send_headers(1, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                              (":path", "/healthz")], end_stream=True)
+        sock.sendall(conn.data_to_send())
+        events, _ = pump(sock, conn, 5, until=lambda e: any(isinstance(x, h2.events.ResponseReceived) for x in e))
+        sock.close()
+    except OSError as error:
+        return {"status": None, "error": str(error), "seconds": round(time.monotonic() - start, 1)}
+    statuses = [dict(e.headers).get(b":status", b"").decode() for e in events
+                if isinstance(e, h2.events.ResponseReceived)]
+    return {"status": statuses[0] if statuses else None, "seconds": round(time.monotonic() - start, 1)}
+
+
+def seed_pushes():
+    payload = json.dumps({"aps": {"alert": "seed"}, "pad": "x" * 3900}).encode()
+    token = "ab" * 32
+    answered, start = 0, time.monotonic()
+    # The relay closes a connection after 100 refusals in a row: 90 pushes per connection.
+    while answered < args.count and time.monotonic() - start < args.budget:
+        sock, conn = h2_connection()
+        sent, done = 0, 0
+        while done < min(90, args.count - answered) and time.monotonic() - start < args.budget:
+            while (sent < min(90, args.count - answered) and sent - done < 8
+                   and conn.outbound_flow_control_window >= len(payload)):
+                sid = conn.get_next_available_stream_id()
+                conn.send_headers(sid, [(":method", "POST"), (":scheme", "https"), (":authority", "localhost"),
+                                        (":path", "/3/device/" + token), ("authorization", "bearer " + args.jwt),
+                                        ("apns-topic", "com.example.seed"), ("apns-push-type", "alert")])
+                conn.send_data(sid, payload, end_stream=True)
+                sent += 1
+            sock.sendall(conn.data_to_send())
+            events, closed = pump(sock, conn, 2, until=lambda e: any(isinstance(x, h2.events.StreamEnded) for x in e))
+            done += sum(1 for e in events if isinstance(e, h2.events.StreamEnded))
+            if closed:
+                break
+        answered += done
+        sock.close()
+    return {"answered": answered}
+
+
+def h2_zero_window_lists():
+    start = time.monotonic()
+    opened = []
+    for _ in range(args.connections):
+        sock, conn = h2_connection({h2.settings.SettingCodes.INITIAL_WINDOW_SIZE: 0})
+        for _ in range(128):
+            sid = conn.get_next_available_stream_id()
+            conn.send_headers(sid, [(":method", "GET"), (":scheme", "https"), (":authority", "localhost"),
+                                    (":path", args.path), ("authorization", "Bearer " + args.bearer)],
+                              end_stream=True)
+        sock.sendall(conn.data_to_send())
+        opened.append((sock, conn))
+    statuses, refused = [], 0
+    for sock, conn in opened:
+        def settled(events):
+            return sum(isinstance(x, (h2.events.ResponseReceived, h2.events.StreamReset)) for x in events) >= 128
+        events, _ = pump(sock, conn, max(1, args.budget - (time.monotonic() - start)), until=settled)
+        statuses += [dict(e.headers).get(b":status", b"").decode() for e in events
+                     if isinstance(e, h2.events.ResponseReceived)]
+        refused += sum(1 for e in events if isinstance(e, h2.events.StreamReset) and int(e.error_code) == 7)
+    health = healthz()
+    time.sleep(args.hold)
+    return {"answered": len(statuses), "statuses": sorted(set(statuses)), "refused": refused, "healthz": health}
+
+
+def http1_unread_lists():
+    context = ssl.create_default_context(cafile=args.cafile)
+    context.set_alpn_protocols(["http/1.1"])
+    request = ("GET " + args.path + " HTTP/1.1\r\nhost: localhost\r\nauthorization: Bearer " + args.bearer
+               + "\r\n\r\n").encode()
+    socks = []
+    for _ in range(args.connections):
+        raw = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        raw.settimeout(5)
+        raw.connect((args.host, args.port))
+        sock = context.wrap_socket(raw, server_hostname="localhost")
+        sock.sendall(request)
+        socks.append(sock)
+    time.sleep(args.hold)
+    health = healthz()
+    answers = []
+    for sock in socks:
+        try:
+            head = sock.recv(4096).split(b"\r\n\r\n", 1)[0].decode(errors="replace").lower()
+        except OSError:
+            continue
+        lines = head.split("\r\n")
+        answers.append({"status": lines[0], "chunked": "transfer-encoding: chunked" in lines})
+    return {"healthz": health, "answers": answers}
+
+
+def connection_slots():
+    context = ssl.create_default_context(cafile=args.cafile)
+    held, refused = [], 0
+    for _ in range(args.connections):
+        try:
+            raw = socket.create_connection((args.host, args.port), timeout=5)
+            sock = context.wrap_socket(raw, server_hostname="localhost")
+            held.append(sock)
+        except (OSError, ssl.SSLError):
+            refused += 1
+    health = healthz(args.source)
+    time.sleep(args.hold)
+    return {"admitted": len(held), "refused": refused, "healthz": health}
+
+
 def main():
     global args
     parser = argparse.ArgumentParser()
@@ -292,10 +420,17 @@ def main():
     parser.add_argument("--path", default="/bytes?n=500000")
     parser.add_argument("--post-path", default="/echo")
     parser.add_argument("--budget", type=float, default=40)
+    parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--jwt", default="")
+    parser.add_argument("--bearer", default="")
+    parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument("--hold", type=float, default=2)
+    parser.add_argument("--source", default=None)
     args = parser.parse_args()
     modes = {"h2-bodies": h2_bodies, "h2-zero-window": h2_zero_window, "h2-continuation": h2_continuation,
              "h2-pings": h2_pings, "h2-bad-path": h2_bad_path, "http1-trickle": http1_trickle,
-             "http1-bodies": http1_bodies}
+             "http1-bodies": http1_bodies, "seed-pushes": seed_pushes, "h2-zero-window-lists": h2_zero_window_lists,
+             "http1-unread-lists": http1_unread_lists, "connection-slots": connection_slots}
     print(json.dumps(modes[args.mode]()))
 
 

@@ -1,5 +1,7 @@
 import Foundation
 import RelayCore
+import RelayStore
+import RelayTestKit
 import XCTest
 
 /// `GET /v1/pushes` over the live relay: newest first, every filter, paging, and what the admin
@@ -105,6 +107,44 @@ final class PushLogLiveTests: XCTestCase {
 
         // The same over HTTP/1.1.
         XCTAssertEqual(try get("apnsId=\(ids[0])", key: admin, http1: true).0, 200)
+    }
+
+    /// Answers far larger than a page (400 entries of about 4.5 KB) are sent a page at a time,
+    /// and their bytes are those one read of the store gives: the records joined in order, and
+    /// `nextBefore` the last entry's id when `limit` entries were found, else null. Over HTTP/2
+    /// and HTTP/1.1, from the newest entry and from `before`.
+    func testLargeAnswersAreTheBytesOfOneStoreRead() throws {
+        let seeded = try ChildProcess.run(
+            [
+                "python3", Fixtures.path("hostile_client.py"), "seed-pushes", "--port", String(provider.port),
+                "--cafile", provider.caPath, "--jwt", try provider.devToken(), "--count", "400",
+            ], timeout: 120)
+        XCTAssertTrue(seeded.stdout.contains(#""answered": 400"#), seeded.stdout + seeded.stderr)
+        let reader = provider.service.store.reader
+        let middle = try XCTUnwrap(try reader.pushes(limit: 200).last?.id)
+        let admin = provider.data.adminKey.secret
+        for (limit, before) in [(1000, nil), (400, nil), (137, nil), (150, middle), (1, middle)] as [(Int, Int64?)] {
+            let rows = try reader.pushes(before: before, limit: limit)
+            var expected = #"{"items":["#
+            expected += rows.map { String(decoding: $0.push.record, as: UTF8.self) }.joined(separator: ",")
+            expected += #"],"nextBefore":"# + (rows.count == limit ? String(rows[rows.count - 1].id) : "null") + "}"
+            let query = "limit=\(limit)" + (before.map { "&before=\($0)" } ?? "")
+            for version in ["--http2", "--http1.1"] {
+                let outcome = try provider.relay.curl([
+                    version, "-H", "authorization: bearer \(admin)", "\(provider.relay.base)/v1/pushes?\(query)",
+                ])
+                XCTAssertEqual(outcome.stdout.utf8.count, expected.utf8.count, "\(query) \(version)")
+                XCTAssertTrue(outcome.stdout == expected, "\(query) \(version): the bytes differ")
+            }
+        }
+        // HEAD over HTTP/1.1: the length of the body a GET gets.
+        let head = try provider.relay.curl([
+            "--http1.1", "-I", "-H", "authorization: bearer \(admin)", "\(provider.relay.base)/v1/pushes?limit=1000",
+        ])
+        let whole = try provider.relay.curl([
+            "--http1.1", "-H", "authorization: bearer \(admin)", "\(provider.relay.base)/v1/pushes?limit=1000",
+        ])
+        XCTAssertTrue(head.stdout.lowercased().contains("content-length: \(whole.stdout.utf8.count)\r\n"), head.stdout)
     }
 
     /// An accepted body is logged as the JSON it was (its bytes, without the whitespace between

@@ -16,6 +16,8 @@ final class KillableRelay {
     /// Whether `process` is a relay not yet waited for (only such a one may be signalled).
     private var running = true
 
+    /// The relay's process id (to read its memory).
+    var processIdentifier: Int32 { process.processIdentifier }
     /// The relay's self-signed certificate, to trust.
     var ca: String { data + "/tls-cert.pem" }
     /// The app API with the admin key, on the current port.
