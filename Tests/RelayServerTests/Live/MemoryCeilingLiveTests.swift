@@ -47,7 +47,7 @@ final class MemoryCeilingLiveTests: XCTestCase {
 
     /// Four connections with a zero window each ask 128 times for 1,000 push log entries (2.3 GB
     /// as whole answers), then never open the window: every stream is answered `200` and holds
-    /// about a page, so VmRSS grows by less than 64 MiB and nothing is refused.
+    /// about a page, so VmRSS grows by less than 48 MiB and nothing is refused.
     func testZeroWindowListAnswersStayUnderTheMemoryCeiling() throws {
         let relay = try KillableRelay(name: "ceiling-zero-window")
         try seedPushLog(relay)
@@ -62,7 +62,7 @@ final class MemoryCeilingLiveTests: XCTestCase {
         XCTAssertEqual(found["statuses"] as? [String], ["200"], "\(found)")
         XCTAssertEqual(found["refused"] as? Int, 0, "\(found)")
         assertHealthzServed(found)
-        XCTAssertLessThan(grown, 64 << 10, "VmRSS grew by \(grown) KiB")
+        XCTAssertLessThan(grown, 48 << 10, "VmRSS grew by \(grown) KiB")
         try relay.stop()
     }
 
@@ -81,10 +81,8 @@ final class MemoryCeilingLiveTests: XCTestCase {
         print("unread HTTP/1.1 list answers on 32 connections: VmRSS grew by \(grown) KiB")
         let answers = try XCTUnwrap(found["answers"] as? [[String: Any]], "\(found)")
         XCTAssertEqual(answers.count, 32, "\(found)")
-        for answer in answers {
-            XCTAssertEqual(answer["status"] as? String, "http/1.1 200 ok", "\(found)")
-            XCTAssertEqual(answer["chunked"] as? Bool, true, "\(found)")
-        }
+        XCTAssertEqual(Set(answers.compactMap { $0["status"] as? String }), ["http/1.1 200 ok"], "\(found)")
+        XCTAssertEqual(answers.filter { $0["chunked"] as? Bool == true }.count, 32, "\(found)")
         assertHealthzServed(found)
         XCTAssertLessThan(grown, 48 << 10, "VmRSS grew by \(grown) KiB")
         try relay.stop()

@@ -114,12 +114,23 @@ final class PushLogLiveTests: XCTestCase {
     /// `nextBefore` the last entry's id when `limit` entries were found, else null. Over HTTP/2
     /// and HTTP/1.1, from the newest entry and from `before`.
     func testLargeAnswersAreTheBytesOfOneStoreRead() throws {
-        let seeded = try ChildProcess.run(
-            [
-                "python3", Fixtures.path("hostile_client.py"), "seed-pushes", "--port", String(provider.port),
-                "--cafile", provider.caPath, "--jwt", try provider.devToken(), "--count", "400",
-            ], timeout: 120)
-        XCTAssertTrue(seeded.stdout.contains(#""answered": 400"#), seeded.stdout + seeded.stderr)
+        let jwt = try provider.devToken()
+        func seed() throws {
+            let seeded = try ChildProcess.run(
+                [
+                    "python3", Fixtures.path("hostile_client.py"), "seed-pushes", "--port", String(provider.port),
+                    "--cafile", provider.caPath, "--jwt", jwt, "--count", "200",
+                ], timeout: 120)
+            XCTAssertTrue(seeded.stdout.contains(#""answered": 200"#), seeded.stdout + seeded.stderr)
+        }
+        // A device's ten pushes among 400 it may not see.
+        let alice = try provider.makeDevice()
+        let aliceToken = try XCTUnwrap(try provider.startActivity(deviceId: alice.id).token)
+        try seed()
+        let ids = (0..<10).map { String(format: "00000000-0000-4000-8000-%012d", $0) }
+        let answers = try provider.h2([["requests": ids.map { update(aliceToken, apnsID: $0, jwt: jwt) }]])
+        XCTAssertEqual(answers.first?.answers.map(\.status), Array(repeating: 200, count: 10))
+        try seed()
         let reader = provider.service.store.reader
         let middle = try XCTUnwrap(try reader.pushes(limit: 200).last?.id)
         let admin = provider.data.adminKey.secret
@@ -136,6 +147,18 @@ final class PushLogLiveTests: XCTestCase {
                 XCTAssertEqual(outcome.stdout.utf8.count, expected.utf8.count, "\(query) \(version)")
                 XCTAssertTrue(outcome.stdout == expected, "\(query) \(version): the bytes differ")
             }
+        }
+        // A device key's scan reads a few rows at a time and finds what the admin's token filter does.
+        for limit in [1000, 10, 3] {
+            let mine = try provider.relay.curl([
+                "-H", "authorization: bearer \(alice.key)", "\(provider.relay.base)/v1/pushes?limit=\(limit)",
+            ])
+            let filtered = try provider.relay.curl([
+                "-H", "authorization: bearer \(admin)",
+                "\(provider.relay.base)/v1/pushes?limit=\(limit)&token=\(aliceToken)",
+            ])
+            XCTAssertEqual(mine.stdout, filtered.stdout, "limit \(limit)")
+            XCTAssertEqual(mine.stdout.components(separatedBy: #""apnsId""#).count - 1, min(limit, 10))
         }
         // HEAD over HTTP/1.1: the length of the body a GET gets.
         let head = try provider.relay.curl([
