@@ -161,6 +161,16 @@ enum AppAPITarget {
         guard let answer = box.wait(seconds: 5) else { fatalError("\(method) \(target) got no answer in 5 s") }
         switch answer {
         case .full(let response): return response
+        case .paged(let head, let pages):
+            var body: [UInt8] = []
+            while true {
+                switch pages.next() {
+                case .more(let bytes): body += bytes
+                case .last(let bytes):
+                    return HTTPResponse(status: head.status, headers: head.headers, body: body + bytes)
+                case .failed: fatalError("\(method) \(target): a paged answer failed")
+                }
+            }
         case .stream(let head, _): return HTTPResponse(status: head.status, headers: head.headers)
         }
     }
