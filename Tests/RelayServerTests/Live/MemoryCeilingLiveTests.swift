@@ -55,7 +55,7 @@ final class MemoryCeilingLiveTests: XCTestCase {
         let grown = try residentGrowth(relay) {
             found = try attack(
                 relay, "h2-zero-window-lists",
-                ["--bearer", relay.admin, "--path", "/v1/pushes?limit=1000", "--connections", "4", "--hold", "2"])
+                ["--bearer=\(relay.admin)", "--path", "/v1/pushes?limit=1000", "--connections", "4", "--hold", "2"])
         }
         print("zero-window list answers on 4 x 128 streams: VmRSS grew by \(grown) KiB")
         XCTAssertEqual(found["answered"] as? Int, 512, "\(found)")
@@ -76,7 +76,7 @@ final class MemoryCeilingLiveTests: XCTestCase {
         let grown = try residentGrowth(relay) {
             found = try attack(
                 relay, "http1-unread-lists",
-                ["--bearer", relay.admin, "--path", "/v1/pushes?limit=1000", "--connections", "32", "--hold", "3"])
+                ["--bearer=\(relay.admin)", "--path", "/v1/pushes?limit=1000", "--connections", "32", "--hold", "3"])
         }
         print("unread HTTP/1.1 list answers on 32 connections: VmRSS grew by \(grown) KiB")
         let answers = try XCTUnwrap(found["answers"] as? [[String: Any]], "\(found)")
