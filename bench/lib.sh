@@ -1,14 +1,16 @@
 # Shared by bench/provider-bench.sh and bench/stream-bench.sh: a work directory with the relay's
-# data dir, cleanup of the relay and nginx on exit, free loopback ports, waiting for a server.
+# data dir, cleanup of the relays and nginx on exit, free loopback ports, waiting for a server.
 # Source it after setting NAME (the script's name, for messages).
 
 WORK=$(mktemp -d "/tmp/$NAME.XXXXXX")
 chmod 755 "$WORK"
 DATA=$WORK/data
 RELAY_PID=""
+BASELINE_PID=""
 NGINX_PID=""
 cleanup() {
     [ -n "$RELAY_PID" ] && kill "$RELAY_PID" 2>/dev/null && wait "$RELAY_PID" 2>/dev/null || true
+    [ -n "$BASELINE_PID" ] && kill "$BASELINE_PID" 2>/dev/null && wait "$BASELINE_PID" 2>/dev/null || true
     [ -n "$NGINX_PID" ] && kill "$NGINX_PID" 2>/dev/null && wait "$NGINX_PID" 2>/dev/null || true
     if [ "${KEEP:-0}" = 1 ]; then echo "work directory kept: $WORK" >&2; else rm -rf "$WORK"; fi
 }

@@ -15,10 +15,14 @@
 #      subscribers, from the first push sent to the last event received.
 #
 #   bench/stream-bench.sh            # IDLE=10000 FANOUT=1000 LATENCY=200 INTERVAL=0.02 BURST=200 THREADS=2
+#   BASELINE_RELAY=/tmp/old/activity-relay ROUNDS=3 bench/stream-bench.sh   # two builds
 #
 # Environment: the numbers above, PUBLISHERS (4), PAD (400 filler bytes per push), READERS (2
-# subscriber reader threads), RELAY (activity-relay binary; default .build/release/activity-relay,
-# built if missing), KEEP=1 keeps the work directory, PROFILE prefixes the relay's command (say
+# subscriber reader threads), ROUNDS (1: latency and burst runs alternated between the servers,
+# medians reported; idle memory is measured once, on fresh servers), RELAY (activity-relay binary;
+# default .build/release/activity-relay, built if missing), BASELINE_RELAY (another activity-relay
+# binary: it runs beside the current one, goes before it in every measurement, and the table adds
+# its column and current/baseline), KEEP=1 keeps the work directory, PROFILE prefixes the relay's command (say
 # `perf record -g -o /tmp/relay.perf --`; the idle memory figure is then perf's, not the relay's). Needs nginx with libnginx-mod-nchan, curl,
 # python3. Goals: relay p99 < 50 ms, deliveries/s >= nchan's, bytes per idle subscriber <= nchan's.
 # Exit status: 0 when every run completed (whether or not the goals were met), 1 otherwise.
@@ -33,6 +37,7 @@ PUBLISHERS=${PUBLISHERS:-4}
 PAD=${PAD:-400}
 READERS=${READERS:-2}
 THREADS=${THREADS:-2}
+ROUNDS=${ROUNDS:-1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 RELAY=${RELAY:-$ROOT/.build/release/activity-relay}
@@ -51,6 +56,11 @@ if [ ! -x "$BENCH" ]; then
     (cd "$HERE" && swift build -c release --product bench-stream >&2)
 fi
 
+if [ -n "${BASELINE_RELAY:-}" ] && [ ! -x "$BASELINE_RELAY" ]; then
+    echo "stream-bench: BASELINE_RELAY $BASELINE_RELAY is not executable" >&2
+    exit 1
+fi
+
 # 10,000 subscribers are 10,000 descriptors in the generator and in each server.
 NEEDED=$((IDLE + 1000))
 ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
@@ -62,8 +72,7 @@ fi
 NAME=stream-bench
 . "$HERE/lib.sh"
 
-# --- the relay --------------------------------------------------------------------------------
-RELAY_PORT=$(free_port)
+# --- the relays -------------------------------------------------------------------------------
 cat > "$WORK/relay.json" <<JSON
 {
   "threads": $THREADS,
@@ -71,10 +80,30 @@ cat > "$WORK/relay.json" <<JSON
   "http": { "maxConnections": $((IDLE + 2000)), "maxConnectionsPerAddress": $((IDLE + 2000)), "idleTimeout": 7200 }
 }
 JSON
-${PROFILE:-} "$RELAY" serve --config "$WORK/relay.json" --data "$DATA" --listen "127.0.0.1:$RELAY_PORT" 2>"$WORK/relay.log" &
-RELAY_PID=$!
-wait_for "https://localhost:$RELAY_PORT/healthz" "$DATA/tls-cert.pem" 200
-KEY=$(cat "$DATA/admin-key")
+# Per relay build (LABEL `relay`, the current build, and `baseline` with BASELINE_RELAY): its port
+# and admin key.
+declare -A PORT KEY
+start_relay() { # LABEL BINARY DATA [PREFIX...]: serves on a free port with a fresh data directory
+    local label=$1 binary=$2 data=$3 pid
+    shift 3
+    PORT[$label]=$(free_port)
+    "$@" "$binary" serve --config "$WORK/relay.json" --data "$data" --listen "127.0.0.1:${PORT[$label]}" \
+        2>"$WORK/$label.log" &
+    pid=$!
+    if [ "$label" = relay ]; then RELAY_PID=$pid; else BASELINE_PID=$pid; fi
+    wait_for "https://localhost:${PORT[$label]}/healthz" "$data/tls-cert.pem" 200
+    KEY[$label]=$(cat "$data/admin-key")
+}
+LABELS=(relay)
+if [ -n "${BASELINE_RELAY:-}" ]; then
+    start_relay baseline "$BASELINE_RELAY" "$WORK/baseline-data"
+    LABELS=(baseline relay)
+fi
+# PROFILE is word-split on purpose: it is a command prefix.
+# shellcheck disable=SC2086
+start_relay relay "$RELAY" "$DATA" ${PROFILE:-}
+declare -A PIDS=([relay]=$RELAY_PID [baseline]=$BASELINE_PID)
+declare -A CACERT=([relay]=$DATA/tls-cert.pem [baseline]=$WORK/baseline-data/tls-cert.pem)
 
 # --- nchan ------------------------------------------------------------------------------------
 NGINX_PORT=$(free_port)
@@ -87,9 +116,9 @@ NGINX_PID=$!
 wait_for "https://localhost:$NGINX_PORT/healthz" "$DATA/tls-cert.pem" 200
 NGINX_PIDS=$(echo "$NGINX_PID" $(pgrep -P "$NGINX_PID") | tr ' ' ',')
 
-bench() { # LABEL ARGS... -> the run's JSON line; its full report in WORK/LABEL.txt
+bench() { # LABEL CACERT ARGS... -> the run's JSON line; its full report in WORK/LABEL.txt
     local out
-    if ! out=$("$BENCH" "${@:2}" --cacert "$DATA/tls-cert.pem" 2>&1); then
+    if ! out=$("$BENCH" "${@:3}" --cacert "$2" 2>&1); then
         echo "stream-bench: $1 failed:" >&2
         echo "$out" >&2
         return 1
@@ -100,38 +129,71 @@ bench() { # LABEL ARGS... -> the run's JSON line; its full report in WORK/LABEL.
 }
 
 # --- 1. memory per idle subscriber (fresh servers) --------------------------------------------
-RELAY_IDLE=$(bench relay-idle idle --target relay --port "$RELAY_PORT" --key "$KEY" --subscribers "$IDLE" --pids "$RELAY_PID")
-NCHAN_IDLE=$(bench nchan-idle idle --target nchan --port "$NGINX_PORT" --subscribers "$IDLE" --pids "$NGINX_PIDS")
+for label in "${LABELS[@]}"; do
+    bench "$label-idle" "${CACERT[$label]}" idle --target relay --port "${PORT[$label]}" --key "${KEY[$label]}" \
+        --subscribers "$IDLE" --pids "${PIDS[$label]}" > "$WORK/$label-idle.json"
+done
+bench nchan-idle "$DATA/tls-cert.pem" idle --target nchan --port "$NGINX_PORT" --subscribers "$IDLE" \
+    --pids "$NGINX_PIDS" > "$WORK/nchan-idle.json"
 sleep 2
 
-# --- 2 and 3. latency and deliveries per second -----------------------------------------------
+# --- 2 and 3. latency and deliveries per second, ROUNDS alternated rounds ---------------------
 FANOUT_ARGS=(--subscribers "$FANOUT" --latency-pushes "$LATENCY" --interval "$INTERVAL" --burst "$BURST"
     --publishers "$PUBLISHERS" --readers "$READERS")
-RELAY_FAN=$(bench relay-fanout fanout --target relay --port "$RELAY_PORT" --key "$KEY" --pad "$PAD" "${FANOUT_ARGS[@]}")
-# nchan carries the pushed body as is, the relay the whole activity: pad nchan's messages to the
-# size of the relay's events so both move the same bytes.
-RELAY_BYTES=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["eventBytes"])' "$RELAY_FAN")
-NCHAN_PAD=$((RELAY_BYTES > PAD + 22 ? RELAY_BYTES - 22 : PAD))
-NCHAN_FAN=$(bench nchan-fanout fanout --target nchan --port "$NGINX_PORT" --pad "$NCHAN_PAD" "${FANOUT_ARGS[@]}")
+NCHAN_PAD=""
+for round in $(seq 1 "$ROUNDS"); do
+    for label in "${LABELS[@]}"; do
+        bench "$label-fanout-$round" "${CACERT[$label]}" fanout --target relay --port "${PORT[$label]}" \
+            --key "${KEY[$label]}" --pad "$PAD" "${FANOUT_ARGS[@]}" >> "$WORK/$label-fanout.json"
+    done
+    # nchan carries the pushed body as is, the relay the whole activity: pad nchan's messages to
+    # the size of the relay's events so both move the same bytes.
+    if [ -z "$NCHAN_PAD" ]; then
+        RELAY_BYTES=$(python3 -c 'import json,sys; print(json.loads(sys.stdin.readline())["eventBytes"])' \
+            < "$WORK/relay-fanout.json")
+        NCHAN_PAD=$((RELAY_BYTES > PAD + 22 ? RELAY_BYTES - 22 : PAD))
+    fi
+    bench "nchan-fanout-$round" "$DATA/tls-cert.pem" fanout --target nchan --port "$NGINX_PORT" --pad "$NCHAN_PAD" \
+        "${FANOUT_ARGS[@]}" >> "$WORK/nchan-fanout.json"
+done
 
-python3 - "$RELAY_IDLE" "$NCHAN_IDLE" "$RELAY_FAN" "$NCHAN_FAN" "$THREADS" "$(nproc)" <<'PY'
-import json, sys
-ri, ni, rf, nf = (json.loads(a) for a in sys.argv[1:5])
-threads, cores = sys.argv[5], sys.argv[6]
-print(f"stream fan-out over TLS on loopback: {threads} relay threads / nginx workers, {cores} cores")
-print(f"{'':34}{'activity-relay':>16}{'nchan':>16}")
-def row(name, a, b, unit=""):
-    print(f"{name:34}{a:>16}{b:>16} {unit}")
-row(f"latency p50 (1 push -> {rf['subscribers']})", rf["p50ms"], nf["p50ms"], "ms")
-row(f"latency p99 (1 push -> {rf['subscribers']})", rf["p99ms"], nf["p99ms"], "ms")
-row("latency deliveries complete", f"{rf['latencyDeliveries']}/{rf['latencyExpected']}", f"{nf['latencyDeliveries']}/{nf['latencyExpected']}")
-row("deliveries/s (burst)", int(rf["deliveriesPerSecond"]), int(nf["deliveriesPerSecond"]))
-row("burst deliveries complete", f"{rf['burstDeliveries']}/{rf['burstExpected']}", f"{nf['burstDeliveries']}/{nf['burstExpected']}")
-row("event data bytes", rf["eventBytes"], nf["eventBytes"])
-row(f"memory per idle subscriber ({ri['subscribers']})", int(ri["bytesPerSubscriber"]), int(ni["bytesPerSubscriber"]), "bytes")
+python3 - "$WORK" "$THREADS" "$(nproc)" "${BASELINE_RELAY:-}" <<'PY'
+import json, os, statistics, sys
+work, threads, cores, baseline = sys.argv[1:5]
+def runs(name):
+    with open(os.path.join(work, name + ".json")) as f:
+        return [json.loads(line) for line in f if line.strip()]
+servers = ["relay", "nchan"] + (["baseline"] if baseline else [])
+idle = {s: runs(s + "-idle")[0] for s in servers}
+fan = {s: runs(s + "-fanout") for s in servers}
+rounds = len(fan["relay"])
+def med(server, key):
+    return statistics.median(r[key] for r in fan[server])
+def total(server, got, expected):
+    return f"{sum(r[got] for r in fan[server])}/{sum(r[expected] for r in fan[server])}"
+print(f"stream fan-out over TLS on loopback: {threads} relay threads / nginx workers, {cores} cores"
+      + (f", medians of {rounds} alternated rounds" if rounds > 1 else ""))
+if baseline: print(f"baseline: {baseline}")
+print(f"{'':34}{'activity-relay':>16}{'nchan':>16}" + (f"{'baseline':>16}{'cur/base':>10}" if baseline else ""))
+def row(name, values, unit="", ratio=True):
+    line = f"{name:34}{values[0]:>16}{values[1]:>16}"
+    if baseline:
+        current, base = values[0], values[2]
+        quotient = f"{current / base:.3f}" if ratio and isinstance(current, (int, float)) and base else "—"
+        line += f"{base:>16}{quotient:>10}"
+    print(line + (f" {unit}" if unit else ""))
+subscribers = fan["relay"][0]["subscribers"]
+row(f"latency p50 (1 push -> {subscribers})", [med(s, "p50ms") for s in servers], "ms")
+row(f"latency p99 (1 push -> {subscribers})", [med(s, "p99ms") for s in servers], "ms")
+row("latency deliveries complete", [total(s, "latencyDeliveries", "latencyExpected") for s in servers], ratio=False)
+row("deliveries/s (burst)", [int(med(s, "deliveriesPerSecond")) for s in servers])
+row("burst deliveries complete", [total(s, "burstDeliveries", "burstExpected") for s in servers], ratio=False)
+row("event data bytes", [fan[s][0]["eventBytes"] for s in servers])
+row(f"memory per idle subscriber ({idle['relay']['subscribers']})", [int(idle[s]["bytesPerSubscriber"]) for s in servers], "bytes")
+ri, ni = idle["relay"], idle["nchan"]
 goals = [
-    ("relay p99 < 50 ms", rf["p99ms"] < 50),
-    ("relay deliveries/s >= nchan's", rf["deliveriesPerSecond"] >= nf["deliveriesPerSecond"]),
+    ("relay p99 < 50 ms", med("relay", "p99ms") < 50),
+    ("relay deliveries/s >= nchan's", med("relay", "deliveriesPerSecond") >= med("nchan", "deliveriesPerSecond")),
     ("relay memory per idle subscriber <= nchan's", ri["bytesPerSubscriber"] <= ni["bytesPerSubscriber"]),
 ]
 for name, met in goals:
