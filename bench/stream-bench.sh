@@ -168,7 +168,7 @@ idle = {s: runs(s + "-idle")[0] for s in servers}
 fan = {s: runs(s + "-fanout") for s in servers}
 rounds = len(fan["relay"])
 def med(server, key):
-    return statistics.median(r[key] for r in fan[server])
+    return round(statistics.median(r[key] for r in fan[server]), 3)
 def total(server, got, expected):
     return f"{sum(r[got] for r in fan[server])}/{sum(r[expected] for r in fan[server])}"
 print(f"stream fan-out over TLS on loopback: {threads} relay threads / nginx workers, {cores} cores"
