@@ -44,7 +44,7 @@ let package = Package(
         // Wiring: routes, auth, fan-out.
         .target(
             name: "RelayServer",
-            dependencies: ["RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore"],
+            dependencies: ["RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayRedis", "RelayStore"],
             // The browser console's files, compiled into the binary as byte arrays.
             resources: [.embedInCode("Console/Assets")],
             swiftSettings: common),
@@ -74,7 +74,8 @@ let package = Package(
         .testTarget(
             name: "RelayServerTests",
             dependencies: [
-                "RelayServer", "RelayTestKit", "RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayStore",
+                "RelayServer", "RelayTestKit", "RelayJSON", "RelayCore", "RelayHTTP", "RelayNet", "RelayRedis",
+                "RelayStore",
             ],
             exclude: ["Fixtures"],
             swiftSettings: common),

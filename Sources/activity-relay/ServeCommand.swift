@@ -77,6 +77,11 @@ enum ServeCommand {
             events: configuration.retention.events, pushes: configuration.retention.pushes)
         options.durability = configuration.durability.storeDurability
         options.metricsListen = configuration.metricsListen.map { ($0.host, $0.port) }
+        if var cluster = configuration.cluster {
+            cluster.replicas = configuration.durability.replicas
+            cluster.replicaTimeoutMs = max(1, Int((configuration.durability.replicaTimeout * 1000).rounded()))
+            options.cluster = cluster
+        }
         let runtime: RelayRuntime
         do {
             runtime = try RelayRuntime.start(options)
@@ -90,6 +95,7 @@ enum ServeCommand {
                 "address": "\(configuration.listen.host):\(runtime.port)", "clock": options.clockMode.rawValue,
                 "threads": String(options.threads), "keys": keyring.keyIDs.joined(separator: ","),
                 "allocator": Allocator.description, "sync": configuration.durability.description,
+                "store": configuration.cluster.map { "redis-cluster:" + $0.seeds.joined(separator: ",") } ?? "sqlite",
             ])
         if let healthListen = configuration.healthListen, let port = runtime.healthPort {
             RelayLog.info("relay.health.listening", ["address": "\(healthListen.host):\(port)"])

@@ -10,7 +10,7 @@ public import RelayJSON
 public struct DeviceEmulator: Sendable {
     /// The rules in force.
     public var rules: RelayRules
-    let ids: any IdentifierGenerator
+    package let ids: any IdentifierGenerator
     public internal(set) var devices: [String: EmulatedDevice] = [:]
     public internal(set) var activities = ActivityTable()
     public internal(set) var alarms: [String: Alarm] = [:]
@@ -229,4 +229,20 @@ public struct DeviceEmulator: Sendable {
 extension DeviceEmulator {
     /// Sequences and records an event that does not come from a command (the clock's own).
     public mutating func record(_ event: RelayEvent) { emit(event) }
+}
+
+// MARK: - Burst limiters kept by a shared store
+
+extension DeviceEmulator {
+    /// Each token's burst limiter bucket. One relay keeps them in memory (a restart forgives a
+    /// burst); cluster mode stores them with the device so that a token's burst limit holds on
+    /// every node.
+    package var tokenBursts: [(token: String, bucket: TokenBucket)] {
+        tokens.map { (token: $0.key.text, bucket: $0.value.burst.bucket) }
+    }
+
+    /// Sets the burst limiter of `token`, if the emulator knows the token.
+    package mutating func restoreBurst(token: String, bucket: TokenBucket) {
+        tokens[TokenKey(token)]?.burst = BurstLimiter(bucket: bucket)
+    }
 }

@@ -39,7 +39,10 @@ struct ActivityRoutes: RouteGroup {
         guard let members = call.jsonObject(.required) else { return }
         let principal = call.principal
         let deviceId = members["deviceId"]?.stringValue
-        call.commit(context.service, ids: .init(device: deviceId)) { emulator, now throws(EmulatorError) in
+        call.commit(
+            context.service, ids: .init(device: deviceId), in: deviceId.map(StateScope.device) ?? StateScope.none
+        ) {
+            emulator, now throws(EmulatorError) in
             // A device key may start activities on its own device only; another device reads as unknown.
             if let deviceId, !principal.reaches(deviceId) { throw .notFound("device", deviceId) }
             return try emulator.startActivity(body: .object(members), at: now)
@@ -52,7 +55,7 @@ struct ActivityRoutes: RouteGroup {
         let ids = AppCall.LogIDs("activity", id)
         guard let members = call.jsonObject(.required, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids, in: .activity(id)) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.activities[id]?.deviceId, else: .notFound("activity", id))
             return try emulator.updateActivity(id: id, body: .object(members), at: now)
         } success: { result in
@@ -66,7 +69,7 @@ struct ActivityRoutes: RouteGroup {
         let ids = AppCall.LogIDs("activity", id)
         guard let members = call.jsonObject(.optional, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids, in: .activity(id)) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.activities[id]?.deviceId, else: .notFound("activity", id))
             return try emulator.endActivity(id: id, body: .object(members), at: now)
         } success: { activity in
@@ -75,7 +78,7 @@ struct ActivityRoutes: RouteGroup {
     }
 
     private func get(_ call: AppCall, id: String) {
-        call.read(context.service, ids: .init("activity", id)) { emulator throws(EmulatorError) in
+        call.read(context.service, ids: .init("activity", id), in: .activity(id)) { emulator throws(EmulatorError) in
             try call.principal.require(emulator.activities[id]?.deviceId, else: .notFound("activity", id))
             let activity = try emulator.activity(id)
             return (activity.json, .init(device: activity.deviceId, "activity", id))

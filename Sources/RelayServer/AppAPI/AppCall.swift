@@ -67,13 +67,17 @@ struct AppCall: Sendable {
 
     /// Runs `command` through `RelayService.perform` and answers once it is durable: with the
     /// status, JSON and log ids `success` makes of the result, or with the command's error. `ids`
-    /// are the log ids known before the command runs (used when it fails).
+    /// are the log ids known before the command runs (used when it fails). `scope` names the
+    /// device the command works on, which cluster mode loads; nil for a request cluster mode
+    /// does not serve.
     func commit<T: Sendable>(
-        _ service: RelayService, ids: LogIDs,
-        _ command: (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T,
+        _ service: RelayService, ids: LogIDs, in scope: StateScope?,
+        _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T,
         success: @escaping @Sendable (T) -> (status: Int, body: JSONValue, ids: LogIDs)
     ) {
+        guard let scope = served(service, in: scope, ids) else { return }
         service.perform(
+            in: scope,
             { emulator, now in
                 Result { () throws(EmulatorError) -> T in try command(&emulator, now) }
             },
@@ -88,17 +92,31 @@ struct AppCall: Sendable {
             })
     }
 
-    /// Answers `200` with what `query` reads from the emulator, or its error.
+    /// The scope to run a request in, or nil after answering `501` for a request that cluster
+    /// mode does not serve (`scope` nil).
+    func served(_ service: RelayService, in scope: StateScope?, _ ids: LogIDs) -> StateScope? {
+        if let scope { return scope }
+        if service.cluster == nil { return StateScope.none }
+        fail(ClusterStore.notServed, ids)
+        return nil
+    }
+
+    /// Answers `200` with what `query` reads from the device `scope` names, or its error.
     func read(
-        _ service: RelayService, ids: LogIDs, _ query: (DeviceEmulator) throws(EmulatorError) -> (JSONValue, LogIDs)
+        _ service: RelayService, ids: LogIDs, in scope: StateScope?,
+        _ query: @escaping @Sendable (DeviceEmulator) throws(EmulatorError) -> (JSONValue, LogIDs)
     ) {
-        let result = service.read { emulator in
-            Result { () throws(EmulatorError) -> (JSONValue, LogIDs) in try query(emulator) }
-        }
-        switch result {
-        case .success(let (body, found)): answer(200, body, found)
-        case .failure(let error): fail(error, ids)
-        }
+        guard let scope = served(service, in: scope, ids) else { return }
+        service.read(
+            in: scope,
+            { emulator in Result { () throws(EmulatorError) -> (JSONValue, LogIDs) in try query(emulator) } },
+            completion: { outcome in
+                switch outcome {
+                case .failure(let error): fail(error, ids)
+                case .success(.success(let (body, found))): answer(200, body, found)
+                case .success(.failure(let error)): fail(error, ids)
+                }
+            })
     }
 
     /// Answers `200` with `{"items": [...]}`, made a page at a time as the peer reads
@@ -108,6 +126,7 @@ struct AppCall: Sendable {
         _ service: RelayService, ids: LogIDs, keys: (DeviceEmulator) -> [String],
         item: @escaping @Sendable (DeviceEmulator, String) -> JSONValue?
     ) {
+        guard served(service, in: nil, ids) != nil else { return }
         let listed = service.read(keys)
         let pages = JSONItemPages(keys: listed) { slice in
             service.read { emulator in slice.compactMap { item(emulator, $0) } }

@@ -82,7 +82,7 @@ struct DeviceRoutes: RouteGroup {
         let auth = context.auth
         let hash = key.hash
         let secret = key.secret
-        call.commit(context.service, ids: .init()) { emulator, now in
+        call.commit(context.service, ids: .init(), in: StateScope.none) { emulator, now in
             emulator.createDevice(keyHash: hash, name: name, model: model, at: now)
         } success: { device in
             auth.remember(deviceId: device.id, keyHash: hash)
@@ -107,7 +107,7 @@ struct DeviceRoutes: RouteGroup {
 
     private func get(_ call: AppCall, id: String) {
         let ids = AppCall.LogIDs(device: id)
-        call.read(context.service, ids: ids) { emulator throws(EmulatorError) in
+        call.read(context.service, ids: ids, in: .device(id)) { emulator throws(EmulatorError) in
             try call.principal.require(emulator.devices[id]?.id, else: .notFound("device", id))
             return (try emulator.device(id).json, ids)
         }
@@ -150,7 +150,7 @@ struct DeviceRoutes: RouteGroup {
 
     private func settings(_ call: AppCall, deviceId: String, bundleId: String) {
         let ids = AppCall.LogIDs(device: deviceId, "bundle", bundleId)
-        call.read(context.service, ids: ids) { emulator throws(EmulatorError) in
+        call.read(context.service, ids: ids, in: .device(deviceId)) { emulator throws(EmulatorError) in
             try call.principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
             try BundleID.validate(bundleId)
             let settings = try emulator.device(deviceId).settings(bundleId)
@@ -162,7 +162,7 @@ struct DeviceRoutes: RouteGroup {
         let ids = AppCall.LogIDs(device: deviceId, "bundle", bundleId)
         guard let members = call.jsonObject(.required, ids) else { return }
         let principal = call.principal
-        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids, in: .device(deviceId)) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
             return try emulator.updateAppSettings(
                 deviceId: deviceId, bundleId: bundleId, body: .object(members), at: now)
@@ -179,7 +179,7 @@ struct DeviceRoutes: RouteGroup {
             return
         }
         let principal = call.principal
-        call.commit(context.service, ids: ids) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids, in: .device(deviceId)) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
             let existed = emulator.devices[deviceId]?.pushToStartTokens.contains {
                 $0.bundleId == bundleId && $0.attributesType == attributesType

@@ -13,12 +13,17 @@ public struct DurabilitySettings: Sendable, Hashable {
     public var syncEachCommit = false
     /// Seconds between background syncs of the log when `syncEachCommit` is false. Default 0.1.
     public var syncInterval: Double = 0.1
+    /// Cluster mode: replicas that must hold a commit (`WAIT`) before it is acknowledged. Default 0.
+    public var replicas = 0
+    /// Cluster mode: seconds `WAIT` may take; a commit short of `replicas` by then is not
+    /// acknowledged (`500`/`503`). Default 2.
+    public var replicaTimeout: Double = 2
 
     /// The defaults.
     public init() {}
 
     /// The config keys, as written in the `durability` object.
-    static let keys: Set<String> = ["syncEachCommit", "syncInterval"]
+    static let keys: Set<String> = ["syncEachCommit", "syncInterval", "replicas", "replicaTimeout"]
 
     /// The longest `syncInterval`.
     static let maxSyncInterval: Double = 60
@@ -29,6 +34,8 @@ public struct DurabilitySettings: Sendable, Hashable {
         self.init()
         syncEachCommit = try fields.bool("syncEachCommit") ?? syncEachCommit
         syncInterval = try fields.seconds("syncInterval", atMost: Self.maxSyncInterval) ?? syncInterval
+        replicas = try fields.integer("replicas", in: 0...16) ?? replicas
+        replicaTimeout = try fields.seconds("replicaTimeout", atMost: Self.maxSyncInterval) ?? replicaTimeout
     }
 
     /// For the startup line: `each-commit`, or `every-0.1s`.

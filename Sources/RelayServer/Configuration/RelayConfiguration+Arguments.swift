@@ -5,6 +5,7 @@ extension RelayConfiguration {
     /// `serve`'s synopsis, quoted in errors about its arguments.
     public static let serveUsage =
         "serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] [--log-format text|json]"
+        + " [--redis-cluster HOST:PORT,...]"
     /// `token`'s synopsis, quoted in errors about its arguments.
     public static let tokenUsage = "token [--data DIR]"
 
@@ -17,7 +18,7 @@ extension RelayConfiguration {
         let base = workingDirectory ?? FileSystem.currentDirectory()
         let flags = try scan(
             arguments, command: "activity-relay serve", usage: serveUsage,
-            allowed: ["--config", "--listen", "--data", "--clock", "--threads", "--log-format"])
+            allowed: ["--config", "--listen", "--data", "--clock", "--threads", "--log-format", "--redis-cluster"])
         var configuration = RelayConfiguration(workingDirectory: base)
         if let file = flags["--config"] {
             guard !file.isEmpty else { throw ConfigurationError("--config", "needs a file path") }
@@ -49,6 +50,17 @@ extension RelayConfiguration {
                 throw ConfigurationError("--log-format", "\(ConfigurationError.quoted(text)) is not text or json")
             }
             configuration.logFormat = format
+        }
+        if let text = flags["--redis-cluster"] {
+            guard let seeds = ClusterSettings.parseSeeds(text) else {
+                throw ConfigurationError(
+                    "--redis-cluster",
+                    "\(ConfigurationError.quoted(text)) is not a comma-separated list of \(ClusterSettings.seedExpectation)"
+                )
+            }
+            var cluster = configuration.cluster ?? ClusterSettings(seeds: seeds)
+            cluster.seeds = seeds
+            configuration.cluster = cluster
         }
         return configuration
     }

@@ -11,8 +11,7 @@ extension RelayConfiguration {
     static let fileKeys: Set<String> = [
         "listen", "dataDirectory", "clock", "threads", "logLevel", "tls", "providerKeys", "rules", "http",
         "retention", "durability", "stream", "providerRefusalLimit", "broadcastBundleIds", "healthListen", "faults",
-        "console",
-        "logFormat", "metrics",
+        "console", "logFormat", "metrics", "store",
     ]
 
     /// Reads the config file at `path` (as given; resolved against `workingDirectory`) over the
@@ -69,6 +68,10 @@ extension RelayConfiguration {
         if let object = try fields.object("stream") { stream = try StreamSettings(fields: object) }
         if let object = try fields.object("faults") { faults = try FaultSettings(fields: object) }
         if let object = try fields.object("console") { console = try ConsoleSettings(fields: object) }
+        if let object = try fields.object("store") {
+            try object.rejectUnknown(["redisCluster"])
+            if let cluster = try object.object("redisCluster") { self.cluster = try ClusterSettings(fields: cluster) }
+        }
         providerRefusalLimit =
             try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit
         if let elements = try fields.array("broadcastBundleIds", limit: 10_000) {

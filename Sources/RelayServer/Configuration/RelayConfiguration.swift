@@ -54,6 +54,9 @@ public struct RelayConfiguration: Sendable, Hashable {
     /// The optional unauthenticated `/metrics` listener (`metrics.listen`); nil serves `/metrics`
     /// only on the main listener, with the admin key.
     public var metricsListen: ListenAddress?
+    /// Cluster mode: the Redis Cluster that holds the fleet (`store.redisCluster`); nil keeps the
+    /// fleet in the data directory's SQLite database.
+    public var cluster: ClusterSettings?
     /// The config file this came from (as given on the command line), or nil.
     public var configFile: String?
 

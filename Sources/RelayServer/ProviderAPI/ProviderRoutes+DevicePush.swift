@@ -52,7 +52,12 @@ extension ProviderRoutes {
             }
         }
 
+        // Cluster mode loads the device the token belongs to; a refusal before the token was
+        // read belongs to none.
+        let scope: StateScope =
+            if case .success(let push) = validated { .token(push.deviceToken.hex) } else { .none }
         service.perform(
+            in: scope,
             { emulator, now -> PushResult in
                 switch validated {
                 case .success(let push):
@@ -89,9 +94,10 @@ extension ProviderRoutes {
         _ decision: FaultPlan.Decision, push: LiveActivityPushRequest, context: PushContext,
         connection: ConnectionContext, streamID: UInt32, respond: @escaping @Sendable (ServerResponse) -> Void
     ) {
-        var pushContext = context
         let fault = decision.json
-        pushContext.fault = fault
+        var withFault = context
+        withFault.fault = fault
+        let pushContext = withFault
         let apnsID = context.apnsId
         let delay = decision.latencyMs / 1000
         // The answer (or close) waits for the latency rules on the connection's loop.
@@ -99,6 +105,7 @@ extension ProviderRoutes {
             if delay > 0, let runAfter = connection.runAfter { runAfter(delay, work) } else { work() }
         }
         service.perform(
+            in: .token(push.deviceToken.hex),
             { emulator, now -> PushResult in
                 switch decision.rule?.action {
                 case .error(let status, let reason):

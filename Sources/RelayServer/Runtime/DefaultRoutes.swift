@@ -41,7 +41,8 @@ public struct RouteSettings: Sendable {
 public enum DefaultRoutes {
     public static func all(service: RelayService, settings: RouteSettings) -> [any RouteGroup] {
         let auth = AppAuth(adminKey: settings.adminKey, service: service)
-        return [
+        let gate: [any RouteGroup] = service.cluster == nil ? [] : [ClusterGate()]
+        return gate + [
             HealthRoutes(service: service),
             MetricsRoutes(service: service, auth: auth),
             ProviderRoutes(

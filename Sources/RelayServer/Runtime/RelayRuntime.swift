@@ -28,6 +28,8 @@ public final class RelayRuntime: Sendable {
         public var durability = DurabilitySettings().storeDurability
         /// How often timed transitions are checked for (seconds of real time).
         public var tickInterval = 0.1
+        /// Cluster mode's Redis Cluster; nil keeps the fleet in the database.
+        public var cluster: ClusterSettings?
         /// Keys and settings handed to the routes.
         public var routeSettings: RouteSettings
         /// Builds the route groups for a service; the default is every surface of the relay.
@@ -84,7 +86,7 @@ public final class RelayRuntime: Sendable {
         do {
             service = try RelayService.open(
                 path: options.databasePath, rules: options.rules, clockMode: options.clockMode, ids: ids,
-                retention: options.retention, durability: options.durability)
+                retention: options.retention, durability: options.durability, cluster: options.cluster)
         } catch let error as RelayStartError {
             throw error
         } catch {
@@ -181,6 +183,7 @@ public final class RelayRuntime: Sendable {
         _ = server.waitUntilClosed(timeout: gracePeriod + 1)
         _ = healthServer?.waitUntilClosed(timeout: 1)
         _ = metricsServer?.waitUntilClosed(timeout: 1)
+        service.cluster?.shutdown()
         group.shutdown()
         service.store.writer.flush()
         let statistics = service.store.writer.currentStatistics

@@ -19,6 +19,8 @@ public final class RelayService: Sendable {
     public let retention: Retention
     private let submitter: OrderedSubmitter
     private let mailbox = LoopMailbox()
+    /// Cluster mode: the fleet in Redis, loaded per command; nil keeps it in `emulator`.
+    let cluster: ClusterStore?
 
     /// How much of the logs the store keeps.
     public struct Retention: Sendable {
@@ -38,7 +40,13 @@ public final class RelayService: Sendable {
         static let firstStart = "firstStart"
     }
 
-    init(emulator: DeviceEmulator, store: Store, clock: RelayTimeSource, hub: EventHub, retention: Retention) {
+    init(
+        emulator: DeviceEmulator, store: Store, clock: RelayTimeSource, hub: EventHub, retention: Retention,
+        cluster: ClusterSettings? = nil
+    ) {
+        self.cluster = cluster.map {
+            ClusterStore(settings: $0, rules: emulator.rules, ids: emulator.ids, clock: clock, retention: retention)
+        }
         self.emulator = Mutex(emulator)
         self.store = store
         self.clock = clock
@@ -52,7 +60,8 @@ public final class RelayService: Sendable {
     /// timed transition that fell due while the relay was down.
     public static func open(
         path: String, rules: RelayRules, clockMode: RelayTimeSource.Mode, ids: any IdentifierGenerator,
-        retention: Retention = Retention(), durability: StoreDurability = DurabilitySettings().storeDurability
+        retention: Retention = Retention(), durability: StoreDurability = DurabilitySettings().storeDurability,
+        cluster: ClusterSettings? = nil
     ) throws -> RelayService {
         let store = try Store(path: path, durability: durability)
         store.writer.setSyncFailureObserver { error in
@@ -147,7 +156,8 @@ public final class RelayService: Sendable {
                 message: "\(error)")
         }
         let service = RelayService(
-            emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention)
+            emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention,
+            cluster: cluster)
         if clockMode == .virtual { try service.persistClock() }
         try service.catchUp()
         return service
@@ -235,6 +245,33 @@ public final class RelayService: Sendable {
         }
     }
 
+    /// Runs `command` on the device `scope` names and commits what it changed: in cluster mode
+    /// by loading the device from Redis (`ClusterStore`), otherwise as `perform(_:completion:)`.
+    /// In cluster mode it must be called on an event loop, where `completion` runs too.
+    func perform<T: Sendable>(
+        in scope: StateScope, _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        guard let cluster else { return perform(command, completion: completion) }
+        guard let loop = EventLoop.current else { return completion(.failure(Self.offLoop)) }
+        cluster.perform(in: scope, on: loop, command, completion: completion)
+    }
+
+    /// Answers `query` over the device `scope` names: at once from the emulator, or in cluster
+    /// mode once the device is loaded from Redis (on the caller's loop).
+    func read<T: Sendable>(
+        in scope: StateScope, _ query: @escaping @Sendable (DeviceEmulator) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        guard let cluster else { return completion(.success(read(query))) }
+        guard let loop = EventLoop.current else { return completion(.failure(Self.offLoop)) }
+        cluster.read(in: scope, on: loop, query, completion: completion)
+    }
+
+    /// Cluster mode serves commands from event loops, where each has its Redis client.
+    static let offLoop = StoreError(
+        operation: "cluster", code: 0, message: "cluster mode runs commands on event loops only")
+
     /// Reads the emulator's state under the lock (no persistence).
     public func read<T>(_ query: (DeviceEmulator) throws -> T) rethrows -> T {
         try emulator.withLock { try query($0) }
@@ -243,8 +280,16 @@ public final class RelayService: Sendable {
     /// The time of the next timed transition.
     public func nextDeadline() -> UnixSeconds? { emulator.withLock { $0.nextDeadline() } }
 
-    /// Applies every transition that is due (the ticker calls this).
+    /// Applies every transition that is due (the ticker calls this, on a loop).
     public func tick() {
+        if let cluster {
+            guard let loop = EventLoop.current, !cluster.sweeping.exchange(true, ordering: .acquiring) else { return }
+            cluster.sweep(on: loop) { result in
+                if case .failure(let error) = result { RelayLog.error("cluster.sweep", ["error": error.description]) }
+                cluster.sweeping.store(false, ordering: .releasing)
+            }
+            return
+        }
         guard let deadline = nextDeadline(), deadline <= clock.now() else { return }
         perform({ emulator, now in emulator.advance(to: now) }, completion: { _ in })
     }
@@ -257,6 +302,10 @@ public final class RelayService: Sendable {
         guard clock.mode == .virtual else {
             completion(.failure(.notVirtual))
             return
+        }
+        if let cluster {
+            guard let loop = EventLoop.current else { return completion(.failure(.store(Self.offLoop))) }
+            return cluster.changeClock(on: loop, change, completion: completion)
         }
         let changed: Result<(EmulatorEffects, UInt64, UInt64, VirtualClock, JSONValue), ClockError> = emulator.withLock
         {

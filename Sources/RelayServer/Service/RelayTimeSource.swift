@@ -12,7 +12,7 @@ public final class RelayTimeSource: RelayClock, Sendable {
 
     public let mode: Mode
     private let real: SystemClock
-    private let virtualClock: Mutex<VirtualClock>
+    fileprivate let virtualClock: Mutex<VirtualClock>
 
     /// A system clock.
     public init() {
@@ -72,5 +72,14 @@ public final class RelayTimeSource: RelayClock, Sendable {
     /// `{"now", "mode", "rate"}`.
     public var json: JSONValue {
         ["now": .number(now()), "mode": .string(mode.rawValue), "rate": .number(rate)]
+    }
+}
+
+extension RelayTimeSource {
+    /// Takes `state` as the virtual clock (cluster mode: the clock every node shares, read from
+    /// Redis). Ignored on the system clock.
+    func adopt(_ state: VirtualClock) {
+        guard mode == .virtual else { return }
+        virtualClock.withLock { $0 = state }
     }
 }

@@ -67,8 +67,12 @@ final class RelayConfigurationArgumentsTests: XCTestCase {
         let listen = "is not HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost"
         let usage =
             "(usage: serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] "
-            + "[--log-format text|json])"
+            + "[--log-format text|json] [--redis-cluster HOST:PORT,...])"
         let table: [([String], String)] = [
+            (
+                ["--redis-cluster", "127.0.0.1:7000,redis"],
+                "--redis-cluster: '127.0.0.1:7000,redis' is not a comma-separated list of host:port (a port from 1 to 65535)"
+            ),
             (["--listen", "localhost:99999"], "--listen: 'localhost:99999' \(listen)"),
             (["--listen", "example.com:80"], "--listen: 'example.com:80' \(listen)"),
             (["--listen", "::1:8443"], "--listen: '::1:8443' \(listen)"),

@@ -208,8 +208,24 @@ final class RelayConfigurationFileTests: XCTestCase {
                 "durability.syncInterval: must be seconds above 0 and at most 60 (found number 0)"
             ),
             (
+                #"{"store": {"redisCluster": {"seeds": []}}}"#,
+                "store.redisCluster.seeds: must list at least one host:port (a port from 1 to 65535) (found array of 0)"
+            ),
+            (
+                #"{"store": {"redisCluster": {"seeds": ["redis:0"]}}}"#,
+                "store.redisCluster.seeds: every seed must be host:port (a port from 1 to 65535) (found array of 1)"
+            ),
+            (
+                #"{"store": {"sqlite": {}}}"#,
+                "store.sqlite: is not a known key (known: redisCluster) (found object of 0 keys)"
+            ),
+            (
+                #"{"durability": {"replicas": 17}}"#,
+                "durability.replicas: must be a whole number from 0 to 16 (found number 17)"
+            ),
+            (
                 #"{"durability": {"fsync": true}}"#,
-                "durability.fsync: is not a known key (known: syncEachCommit, syncInterval) (found boolean true)"
+                "durability.fsync: is not a known key (known: replicaTimeout, replicas, syncEachCommit, syncInterval) (found boolean true)"
             ),
             (
                 #"{"stream": {"heartbeatSeconds": -1}}"#,
@@ -295,7 +311,8 @@ final class RelayConfigurationFileTests: XCTestCase {
             XCTAssertEqual(
                 (error as? ConfigurationError)?.description,
                 "relay.json: port: is not a known key (known: broadcastBundleIds, clock, console, dataDirectory, durability, faults, healthListen, http, listen, logFormat, logLevel, metrics, "
-                    + "providerKeys, providerRefusalLimit, retention, rules, stream, threads, tls) (found number 8443)")
+                    + "providerKeys, providerRefusalLimit, retention, rules, store, stream, threads, tls) (found number 8443)"
+            )
         }
     }
 

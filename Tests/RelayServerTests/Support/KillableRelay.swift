@@ -25,10 +25,16 @@ final class KillableRelay {
 
     /// Starts the relay in a new data directory named after `name`, with `flags` for `serve` and
     /// `config` (members of the config file's object, as JSON text, without braces) beside its
-    /// quiet log level.
-    init(name: String, flags: [String] = [], config members: String? = nil) throws {
+    /// quiet log level. With `keysFrom`, the certificate, admin key and development provider key
+    /// are copied from that data directory first (cluster nodes that share them).
+    init(name: String, flags: [String] = [], config members: String? = nil, keysFrom: String? = nil) throws {
         data = FileManager.default.temporaryDirectory.appendingPathComponent("\(name)-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        if let keysFrom {
+            for file in ["tls-cert.pem", "tls-key.pem", "admin-key", "dev-provider-key.p8"] {
+                try FileManager.default.copyItem(atPath: keysFrom + "/" + file, toPath: data + "/" + file)
+            }
+        }
         // Quiet logs: nobody reads the relay's stderr while it runs, so a line per write would fill
         // the pipe and stall the relay.
         let config = data + "/quiet.json"

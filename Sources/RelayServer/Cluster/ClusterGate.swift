@@ -1,0 +1,28 @@
+import RelayHTTP
+import RelayJSON
+
+/// In cluster mode, owns the paths of what the cluster does not serve yet and answers them
+/// `501` with a JSON error naming the reason, so no request reads or changes a node's own empty
+/// state instead of the cluster's. README "Cluster mode" lists what is served.
+struct ClusterGate: RouteGroup {
+    /// Path prefixes not served: broadcast channels and broadcasts, alarms, the push log.
+    static let prefixes = ["/4/broadcasts/", "/1/apps/", "/v1/alarms", "/v1/pushes"]
+
+    func owns(_ path: String) -> Bool {
+        let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
+        if Self.prefixes.contains(where: { path.hasPrefix($0) }) { return true }
+        // A device's widget timeline.
+        return path.hasPrefix("/v1/devices/") && path.hasSuffix("/timeline")
+    }
+
+    func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+        let error = ClusterStore.notServed
+        RelayLog.info(
+            "cluster.notServed",
+            [
+                "conn": String(request.context.id), "method": request.request.method,
+                "path": String(request.request.path.prefix(200)),
+            ])
+        respond(.full(JSONResponse.error(error)))
+    }
+}

@@ -1,0 +1,59 @@
+import RelayRedis
+
+/// The Lua scripts of cluster mode. Each touches the keys of one device only (one slot), is
+/// deterministic and so replicates as it ran.
+enum ClusterScripts {
+    /// Commits one command's changes to a device if its version is still the one the command
+    /// read: sets and deletes hash fields, appends the events (ids `0-<seq>`) and push records,
+    /// and bumps the version. Returns `{"ok", version}` or `{"conflict", version}`.
+    ///
+    /// KEYS: the device hash, its event stream, its push log.
+    /// ARGV: expected version, next seq, fields set (count), fields deleted (count), events
+    /// (count), push records (count), push log length, event stream length, then the fields
+    /// (name, value), the deleted names, the events (id, type, data, bundle, activity, alarm)
+    /// and the records.
+    static let commit = RedisScript(
+        """
+        local version = tonumber(redis.call('HGET', KEYS[1], 'v') or '0')
+        if version ~= tonumber(ARGV[1]) then return {'conflict', version} end
+        local sets, deletes = tonumber(ARGV[3]), tonumber(ARGV[4])
+        local events, records = tonumber(ARGV[5]), tonumber(ARGV[6])
+        local i = 9
+        for _ = 1, sets do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]); i = i + 2 end
+        for _ = 1, deletes do redis.call('HDEL', KEYS[1], ARGV[i]); i = i + 1 end
+        for _ = 1, events do
+          redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[8], ARGV[i], 't', ARGV[i + 1], 'd', ARGV[i + 2],
+            'b', ARGV[i + 3], 'a', ARGV[i + 4], 'l', ARGV[i + 5])
+          i = i + 6
+        end
+        for _ = 1, records do redis.call('LPUSH', KEYS[3], ARGV[i]); i = i + 1 end
+        if records > 0 then redis.call('LTRIM', KEYS[3], 0, tonumber(ARGV[7]) - 1) end
+        redis.call('HSET', KEYS[1], 'v', version + 1, 'seq', ARGV[2])
+        return {'ok', version + 1}
+        """)
+
+    /// Moves the shared virtual clock if it is still at the epoch the change was made from.
+    /// KEYS: the clock. ARGV: expected epoch (0: none yet), the new state's JSON.
+    /// Returns `{"ok", epoch}` or `{"conflict", epoch}`.
+    static let setClock = RedisScript(
+        """
+        local current = redis.call('GET', KEYS[1])
+        local epoch = 0
+        if current then epoch = tonumber(cjson.decode(current)['epoch'] or 0) end
+        if epoch ~= tonumber(ARGV[1]) then return {'conflict', epoch} end
+        redis.call('SET', KEYS[1], ARGV[2])
+        return {'ok', epoch + 1}
+        """)
+
+    /// Sets a device's entry in the due index to its real next deadline, if the entry is still the
+    /// one a sweep read (a commit since then has written the right one already).
+    /// KEYS: the due index. ARGV: device, score read, new score (empty: remove).
+    static let repairDue = RedisScript(
+        """
+        local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+        if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+        if ARGV[3] == '' then redis.call('ZREM', KEYS[1], ARGV[1])
+        else redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1]) end
+        return 1
+        """)
+}

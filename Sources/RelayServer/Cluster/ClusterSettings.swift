@@ -1,0 +1,70 @@
+import RelayCore
+import RelayJSON
+
+/// Cluster mode (config `store.redisCluster`, or `serve --redis-cluster host:port,...`): the
+/// relay keeps the emulated fleet in a Redis Cluster instead of its SQLite database, so several
+/// relay nodes serve one fleet (docs/CLUSTER.md).
+public struct ClusterSettings: Sendable, Hashable {
+    /// `host:port` of nodes to learn the cluster's topology from; any one that answers is enough.
+    public var seeds: [String]
+    /// ACL user for `HELLO 3 AUTH`, with `password`; nil without AUTH.
+    public var user: String?
+    /// The password; nil without AUTH.
+    public var password: String?
+    /// Replicas that must hold a commit before it is acknowledged (`WAIT`; from
+    /// `durability.replicas`); 0 acknowledges once the master has it.
+    public var replicas = 0
+    /// Milliseconds `WAIT` may take before the request fails (from `durability.replicaTimeout`).
+    public var replicaTimeoutMs = 2000
+
+    /// Most seeds accepted.
+    static let maxSeeds = 64
+    /// What a seed must look like, for error messages.
+    static let seedExpectation = "host:port (a port from 1 to 65535)"
+
+    public init(seeds: [String]) { self.seeds = seeds }
+
+    /// The `store.redisCluster` object's keys.
+    static let keys: Set<String> = ["seeds", "user", "password"]
+
+    /// Reads `store.redisCluster`.
+    init(fields: ConfigFields) throws(JSONFieldError) {
+        try fields.rejectUnknown(Self.keys)
+        guard let elements = try fields.array("seeds", limit: Self.maxSeeds), !elements.isEmpty else {
+            throw fields.error("seeds", "must list at least one \(Self.seedExpectation)")
+        }
+        var seeds: [String] = []
+        for element in elements {
+            guard let text = element.stringValue, let seed = Self.parseSeed(text) else {
+                throw fields.error("seeds", "every seed must be \(Self.seedExpectation)")
+            }
+            seeds.append(seed)
+        }
+        self.init(seeds: seeds)
+        user = try fields.string("user")
+        password = try fields.string("password")
+        if user != nil && password == nil { throw fields.error("password", "is needed with user") }
+    }
+
+    /// The seeds of `--redis-cluster host:port,host:port`, or nil when one is malformed.
+    static func parseSeeds(_ text: String) -> [String]? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        guard !parts.isEmpty, parts.count <= maxSeeds else { return nil }
+        var seeds: [String] = []
+        for part in parts {
+            guard let seed = parseSeed(part) else { return nil }
+            seeds.append(seed)
+        }
+        return seeds
+    }
+
+    /// `host:port` with a non-empty host of at most 253 bytes and a port from 1 to 65535.
+    static func parseSeed(_ text: String) -> String? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        let host = text[..<colon]
+        guard !host.isEmpty, host.utf8.count <= 253, !host.contains(where: { $0 == " " || $0 == "," }),
+            let port = Int(text[text.index(after: colon)...]), (1...65535).contains(port)
+        else { return nil }
+        return text
+    }
+}

@@ -1,0 +1,464 @@
+import RelayCore
+import RelayJSON
+import RelayNet
+import RelayRedis
+import RelayStore
+import Synchronization
+
+/// Which device a command works on, as a route knows it before the command runs.
+package enum StateScope: Sendable {
+    /// The device with this id.
+    case device(String)
+    /// The device that issued this update or push-to-start token (lowercase hex).
+    case token(String)
+    /// The device of this activity.
+    case activity(String)
+    /// No device yet: the command creates one, or names none (a push refused before its token
+    /// was read). What it writes decides the device.
+    case none
+}
+
+/// The fleet in a Redis Cluster: one device's state in one hash slot, loaded for each command
+/// and committed by one script when the device's version is unchanged (optimistic concurrency;
+/// on a conflict the command reruns on the new state). Any node serves any device; nodes keep
+/// nothing of the fleet between commands.
+///
+/// Loop-confined work: each event loop has its own `RedisClusterClient`, and a command runs from
+/// load to commit on the loop that received its request.
+final class ClusterStore: Sendable {
+    let settings: ClusterSettings
+    let rules: RelayRules
+    let ids: any IdentifierGenerator
+    let clock: RelayTimeSource
+    let retention: RelayService.Retention
+    private let clients = Mutex<[ObjectIdentifier: RedisClusterClient]>([:])
+    /// True while the ticker's sweep of due transitions runs (one at a time per node).
+    let sweeping = Atomic<Bool>(false)
+
+    /// Most times a command reruns after losing a race for its device before it fails.
+    static let maxAttempts = 8
+
+    init(
+        settings: ClusterSettings, rules: RelayRules, ids: any IdentifierGenerator, clock: RelayTimeSource,
+        retention: RelayService.Retention
+    ) {
+        self.settings = settings
+        self.rules = rules
+        self.ids = ids
+        self.clock = clock
+        self.retention = retention
+    }
+
+    /// The client of `loop`, made on first use.
+    func client(on loop: EventLoop) -> RedisClusterClient {
+        clients.withLock { clients in
+            if let client = clients[ObjectIdentifier(loop)] { return client }
+            var options = RedisClusterClient.Options(seeds: settings.seeds)
+            options.user = settings.user
+            options.password = settings.password
+            let client = RedisClusterClient(options: options, loop: loop)
+            clients[ObjectIdentifier(loop)] = client
+            return client
+        }
+    }
+
+    /// Closes every client (each on its loop).
+    func shutdown() {
+        for client in clients.withLock({ Array($0.values) }) {
+            client.loop.execute { client.shutdown() }
+        }
+    }
+
+    // MARK: - Loading
+
+    /// A device as stored: its documents, burst limiters, version and next event number.
+    struct DeviceRecord {
+        var id: String?
+        var version: Int64 = 0
+        var nextSeq: UInt64 = 1
+        var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        var bursts: [(token: String, bucket: TokenBucket)] = []
+    }
+
+    /// The device `scope` names (nil: none, or an unknown token or activity).
+    func resolve(
+        _ scope: StateScope, on client: RedisClusterClient,
+        completion: @escaping (Result<String?, StoreError>) -> Void
+    ) {
+        let key: String
+        switch scope {
+        case .device(let id): return completion(.success(id))
+        case .none: return completion(.success(nil))
+        case .token(let token): key = ClusterKeys.token(token)
+        case .activity(let id): key = ClusterKeys.activity(id)
+        }
+        client.send(RedisCommand(["GET", key], idempotent: true)) { result in
+            completion(result.map { $0.string }.mapError(Self.storeError))
+        }
+    }
+
+    /// Loads device `id` (an empty record when Redis has none).
+    func load(
+        _ id: String, on client: RedisClusterClient, completion: @escaping (Result<DeviceRecord, StoreError>) -> Void
+    ) {
+        client.send(RedisCommand(["HGETALL", ClusterKeys.device(id)], idempotent: true)) { result in
+            switch result {
+            case .failure(let error): completion(.failure(Self.storeError(error)))
+            case .success(let value):
+                completion(Result { () throws(StoreError) -> DeviceRecord in try Self.record(id, from: value) })
+            }
+        }
+    }
+
+    /// Parses an `HGETALL` reply.
+    static func record(_ id: String, from value: RESPValue) throws(StoreError) -> DeviceRecord {
+        guard let pairs = value.pairs else { throw StoreError(operation: "load", code: 0, message: "not a hash") }
+        var record = DeviceRecord(id: id)
+        for pair in pairs {
+            guard let field = pair.key.string, case .bulkString(let bytes) = pair.value else { continue }
+            func unreadable(_ why: String) -> StoreError {
+                StoreError(operation: "load", code: 0, message: "device \(id), field \(field): \(why)")
+            }
+            if field == "v" {
+                guard let version = Int64(String(decoding: bytes, as: UTF8.self)) else {
+                    throw unreadable("not a number")
+                }
+                record.version = version
+            } else if field == "seq" {
+                guard let seq = UInt64(String(decoding: bytes, as: UTF8.self)) else { throw unreadable("not a number") }
+                record.nextSeq = seq
+            } else if field.hasPrefix("doc:") {
+                let rest = field.dropFirst(4)
+                guard let colon = rest.firstIndex(of: ":"), let kind = DocumentKind(rawValue: String(rest[..<colon]))
+                else { throw unreadable("unknown document kind") }
+                do {
+                    record.documents.append((kind, try JSONValue(parsing: bytes)))
+                } catch {
+                    throw unreadable("\(error)")
+                }
+            } else if field.hasPrefix("burst:") {
+                do {
+                    record.bursts.append((String(field.dropFirst(6)), try TokenBucket(json: JSONValue(parsing: bytes))))
+                } catch {
+                    throw unreadable("\(error)")
+                }
+            }
+        }
+        return record
+    }
+
+    /// The emulator holding just `record`'s device at `now`.
+    func emulator(for record: DeviceRecord, now: UnixSeconds) throws(StoreError) -> DeviceEmulator {
+        var emulator: DeviceEmulator
+        do {
+            emulator = try DeviceEmulator.restore(
+                rules: rules, ids: ids, now: now, nextSeq: record.nextSeq, documents: record.documents)
+        } catch {
+            throw StoreError(
+                operation: "load", code: 0, message: "device \(record.id ?? "-") cannot be restored: \(error)")
+        }
+        for burst in record.bursts { emulator.restoreBurst(token: burst.token, bucket: burst.bucket) }
+        return emulator
+    }
+
+    // MARK: - Committing
+
+    /// What a commit needs besides the effects: the device and what it was when loaded.
+    struct Loaded {
+        var record: DeviceRecord
+        var tokens: Set<String>
+        var deadline: UnixSeconds?
+    }
+
+    /// Why a commit did not happen.
+    enum CommitFailure: Error {
+        case conflict
+        case failed(StoreError)
+    }
+
+    /// Commits `effects` of a command run on `loaded`'s device, then records the new tokens and
+    /// activities in their indexes, the device's next deadline, and waits for `replicas`.
+    func commit(
+        _ effects: EmulatorEffects, emulator: inout DeviceEmulator, loaded: Loaded, on client: RedisClusterClient,
+        completion: @escaping (Result<Void, CommitFailure>) -> Void
+    ) {
+        let serialized = effects.serialized()
+        let device: String
+        switch Self.device(of: effects, loaded: loaded.record.id) {
+        case .success(let id?): device = id
+        case .success(nil):
+            // Nothing belongs to a device: a refused push's record goes to the orphan log.
+            return commitOrphans(serialized.pushRecords, on: client, completion: completion)
+        case .failure(let error): return completion(.failure(.failed(error)))
+        }
+        var sets: [String] = []
+        var deletes: [String] = []
+        for (document, body) in zip(effects.documents, serialized.documents) {
+            let field = ClusterKeys.documentField(kind: document.kind.rawValue, id: document.id)
+            if let body {
+                sets += [field, String(decoding: body, as: UTF8.self)]
+            } else {
+                deletes.append(field)
+            }
+        }
+        let bursts = emulator.tokenBursts
+        for burst in bursts {
+            sets += [
+                ClusterKeys.burstField(burst.token), String(decoding: burst.bucket.json.serialized(), as: UTF8.self),
+            ]
+        }
+        var eventArguments: [String] = []
+        for (event, data) in zip(effects.events, serialized.events) {
+            eventArguments += [
+                "0-\(event.seq)", event.type.rawValue, String(decoding: data, as: UTF8.self), event.bundleId ?? "",
+                event.activityId ?? "", event.alarmId ?? "",
+            ]
+        }
+        let records = serialized.pushRecords.map { String(decoding: $0, as: UTF8.self) }
+        var arguments = [
+            String(loaded.record.version), String(emulator.nextSeq), String(sets.count / 2), String(deletes.count),
+            String(effects.events.count), String(records.count), String(max(1, retention.pushes)),
+            String(max(1, retention.events)),
+        ]
+        arguments += sets
+        arguments += deletes
+        arguments += eventArguments
+        arguments += records
+        let newTokens = bursts.map(\.token).filter { !loaded.tokens.contains($0) }
+        let loadedActivities = Set(
+            loaded.record.documents.compactMap { $0.kind == .activity ? $0.body["id"]?.stringValue : nil })
+        let newActivities = effects.documents.filter { $0.kind == .activity && !loadedActivities.contains($0.id) }.map(
+            \.id)
+        let deadline = emulator.nextDeadline()
+        let isNewDevice = loaded.record.version == 0
+        client.eval(
+            ClusterScripts.commit,
+            keys: [ClusterKeys.device(device), ClusterKeys.events(device), ClusterKeys.pushes(device)],
+            arguments: arguments
+        ) { [self] result in
+            switch result {
+            case .failure(let error):
+                completion(.failure(.failed(Self.storeError(error))))
+            case .success(let reply):
+                guard let parts = reply.elements, let status = parts.first?.string else {
+                    return completion(
+                        .failure(.failed(StoreError(operation: "commit", code: 0, message: "unexpected reply"))))
+                }
+                guard status == "ok" else { return completion(.failure(.conflict)) }
+                // The indexes live in other slots: written after the commit, each idempotent. A
+                // token whose index is missing (a crash in between) reads as unknown, never as
+                // another device's.
+                var follow: [RedisCommand] = []
+                for token in newTokens {
+                    follow.append(RedisCommand(["SET", ClusterKeys.token(token), device], idempotent: true))
+                }
+                for activity in newActivities {
+                    follow.append(RedisCommand(["SET", ClusterKeys.activity(activity), device], idempotent: true))
+                }
+                if isNewDevice {
+                    follow.append(RedisCommand(["SADD", ClusterKeys.devices, device], idempotent: true))
+                }
+                if deadline != loaded.deadline {
+                    follow.append(
+                        deadline.map { RedisCommand(["ZADD", ClusterKeys.due, String($0), device], idempotent: true) }
+                            ?? RedisCommand(["ZREM", ClusterKeys.due, device], idempotent: true))
+                }
+                if settings.replicas > 0 {
+                    follow.append(
+                        RedisCommand(
+                            arguments: [
+                                Array("WAIT".utf8), Array(String(settings.replicas).utf8),
+                                Array(String(settings.replicaTimeoutMs).utf8),
+                            ],
+                            key: Array(ClusterKeys.device(device).utf8), idempotent: true))
+                }
+                sendAll(follow, on: client, completion: completion)
+            }
+        }
+    }
+
+    /// Sends `commands` together and completes when all answered; a `WAIT` short of its
+    /// replicas fails the whole.
+    private func sendAll(
+        _ commands: [RedisCommand], on client: RedisClusterClient,
+        completion: @escaping (Result<Void, CommitFailure>) -> Void
+    ) {
+        guard !commands.isEmpty else { return completion(.success(())) }
+        let tally = LoopTally(commands.count)
+        let replicas = settings.replicas
+        for command in commands {
+            let isWait = command.arguments.first == Array("WAIT".utf8)
+            client.send(command) { result in
+                var failed: StoreError?
+                switch result {
+                case .failure(let error): failed = Self.storeError(error)
+                case .success(let value):
+                    if isWait, let count = value.integer, count < Int64(replicas) {
+                        failed = StoreError(
+                            operation: "wait", code: 0,
+                            message: "the commit reached \(count) of \(replicas) replicas in time")
+                    }
+                }
+                if tally.record(failed) { completion(tally.failure.map { .failure(.failed($0)) } ?? .success(())) }
+            }
+        }
+    }
+
+    /// Records of refused pushes that belong to no device.
+    private func commitOrphans(
+        _ records: [[UInt8]], on client: RedisClusterClient, completion: @escaping (Result<Void, CommitFailure>) -> Void
+    ) {
+        guard !records.isEmpty else { return completion(.success(())) }
+        let push = RedisCommand(
+            ["LPUSH", ClusterKeys.orphanPushes] + records.map { String(decoding: $0, as: UTF8.self) })
+        let trim = RedisCommand(
+            ["LTRIM", ClusterKeys.orphanPushes, "0", String(max(1, retention.pushes) - 1)], idempotent: true)
+        sendAll([push, trim], on: client, completion: completion)
+    }
+
+    /// The one device `effects` belong to: the loaded one, or the one the command created.
+    static func device(of effects: EmulatorEffects, loaded: String?) -> Result<String?, StoreError> {
+        var found = loaded
+        for document in effects.documents {
+            let owner = document.kind == .device ? document.id : document.deviceId
+            guard let owner else {
+                return .failure(
+                    StoreError(
+                        operation: "commit", code: 0,
+                        message:
+                            "a \(document.kind.rawValue) document belongs to no device; cluster mode keeps only devices' state"
+                    ))
+            }
+            if found == nil { found = owner }
+            if found != owner {
+                return .failure(
+                    StoreError(
+                        operation: "commit", code: 0, message: "one command changed two devices (\(found!), \(owner))"))
+            }
+        }
+        for event in effects.events {
+            if let owner = event.deviceId, found == nil { found = owner }
+        }
+        return .success(found)
+    }
+
+    /// The answer to a request that cluster mode does not serve yet.
+    static let notServed = EmulatorError(
+        status: 501, code: "notInClusterMode",
+        message: "this request is not served in cluster mode yet (README, \"Cluster mode\", lists what is)")
+
+    static func storeError(_ error: RedisError) -> StoreError {
+        StoreError(operation: "redis", code: 0, message: "\(error)")
+    }
+}
+
+// MARK: - Running commands
+
+extension ClusterStore {
+    /// Loads the device `scope` names, runs `command` on it at the cluster's time, commits what
+    /// it changed and calls `completion` on `loop`; reruns on a lost race for the device.
+    func perform<T: Sendable>(
+        in scope: StateScope, on loop: EventLoop,
+        _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let client = client(on: loop)
+        resolve(scope, on: client) { [self] resolved in
+            switch resolved {
+            case .failure(let error): completion(.failure(error))
+            case .success(let device): attempt(device, 1, on: client, command, completion: completion)
+            }
+        }
+    }
+
+    /// Loads the device `scope` names and answers `query` over it (nothing is committed).
+    func read<T: Sendable>(
+        in scope: StateScope, on loop: EventLoop, _ query: @escaping @Sendable (DeviceEmulator) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        let client = client(on: loop)
+        resolve(scope, on: client) { [self] resolved in
+            switch resolved {
+            case .failure(let error): completion(.failure(error))
+            case .success(let device):
+                withDevice(device, on: client) { loaded in
+                    completion(loaded.map { query($0.emulator) })
+                }
+            }
+        }
+    }
+
+    /// The device loaded into an emulator at the cluster's time.
+    private func withDevice(
+        _ device: String?, on client: RedisClusterClient,
+        _ body: @escaping (Result<(emulator: DeviceEmulator, loaded: Loaded), StoreError>) -> Void
+    ) {
+        syncClock(on: client) { [self] clockResult in
+            if case .failure(let error) = clockResult { return body(.failure(error)) }
+            let now = clock.now()
+            let made: (DeviceRecord) -> Result<(emulator: DeviceEmulator, loaded: Loaded), StoreError> = { record in
+                Result { () throws(StoreError) in
+                    var emulator = try self.emulator(for: record, now: now)
+                    let loaded = Loaded(
+                        record: record, tokens: Set(emulator.tokenBursts.map(\.token)),
+                        deadline: emulator.nextDeadline())
+                    return (emulator, loaded)
+                }
+            }
+            guard let device else { return body(made(DeviceRecord())) }
+            load(device, on: client) { result in
+                switch result {
+                case .failure(let error): body(.failure(error))
+                case .success(let record): body(made(record))
+                }
+            }
+        }
+    }
+
+    private func attempt<T: Sendable>(
+        _ device: String?, _ number: Int, on client: RedisClusterClient,
+        _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        withDevice(device, on: client) { [self] loadedResult in
+            guard case .success(let (emulator0, loaded)) = loadedResult else {
+                if case .failure(let error) = loadedResult { completion(.failure(error)) }
+                return
+            }
+            var emulator = emulator0
+            let result = command(&emulator, clock.now())
+            let effects = emulator.takeEffects()
+            guard !effects.isEmpty else { return completion(.success(result)) }
+            commit(effects, emulator: &emulator, loaded: loaded, on: client) { [self] outcome in
+                switch outcome {
+                case .success: completion(.success(result))
+                case .failure(.failed(let error)): completion(.failure(error))
+                case .failure(.conflict):
+                    guard number < Self.maxAttempts else {
+                        return completion(
+                            .failure(
+                                StoreError(
+                                    operation: "commit", code: 0,
+                                    message: "device \(device ?? "-") changed under \(number) attempts in a row")))
+                    }
+                    attempt(device, number + 1, on: client, command, completion: completion)
+                }
+            }
+        }
+    }
+}
+
+/// Answers of requests sent together from one loop: counts them down and keeps the first failure.
+final class LoopTally: @unchecked Sendable {  // Sendable: created and used on one event loop only.
+    private var pending: Int
+    private(set) var failure: StoreError?
+
+    init(_ count: Int) { pending = count }
+
+    /// Records one answer; true when it was the last one.
+    func record(_ error: StoreError?) -> Bool {
+        if failure == nil { failure = error }
+        pending -= 1
+        return pending == 0
+    }
+}
