@@ -32,11 +32,14 @@ final class ClusterStore: Sendable {
     let clock: RelayTimeSource
     let retention: RelayService.Retention
     private let clients = Mutex<[ObjectIdentifier: RedisClusterClient]>([:])
+    private let loopQueues = Mutex<[ObjectIdentifier: DeviceQueues]>([:])
     /// True while the ticker's sweep of due transitions runs (one at a time per node).
     let sweeping = Atomic<Bool>(false)
 
     /// Most times a command reruns after losing a race for its device before it fails.
-    static let maxAttempts = 8
+    static let maxAttempts = 16
+    /// Most commands for one device run and committed together.
+    static let maxBatch = 256
 
     init(
         settings: ClusterSettings, rules: RelayRules, ids: any IdentifierGenerator, clock: RelayTimeSource,
@@ -59,6 +62,16 @@ final class ClusterStore: Sendable {
             let client = RedisClusterClient(options: options, loop: loop)
             clients[ObjectIdentifier(loop)] = client
             return client
+        }
+    }
+
+    /// The device queues of `loop`, made on first use.
+    func queues(on loop: EventLoop) -> DeviceQueues {
+        loopQueues.withLock { queues in
+            if let existing = queues[ObjectIdentifier(loop)] { return existing }
+            let made = DeviceQueues()
+            queues[ObjectIdentifier(loop)] = made
+            return made
         }
     }
 
@@ -363,10 +376,84 @@ extension ClusterStore {
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
         let client = client(on: loop)
+        let job = DeviceJob(
+            run: { emulator, now in
+                let result = command(&emulator, now)
+                return { outcome in completion(outcome.map { result }) }
+            },
+            fail: { error in completion(.failure(error)) })
         resolve(scope, on: client) { [self] resolved in
             switch resolved {
             case .failure(let error): completion(.failure(error))
-            case .success(let device): attempt(device, 1, on: client, command, completion: completion)
+            case .success(nil): run([job], device: nil, attempt: 1, on: client) {}
+            case .success(let device?):
+                let queues = queues(on: loop)
+                queues.waiting[device, default: []].append(job)
+                if !queues.running.contains(device) { drain(device, queues: queues, on: client) }
+            }
+        }
+    }
+
+    /// Runs the commands waiting for `device` on this loop as one batch (one load, one commit),
+    /// then the next batch, until none wait. Commands for one device on one loop never race each
+    /// other; only other loops' and nodes' commits can conflict with a batch.
+    private func drain(_ device: String, queues: DeviceQueues, on client: RedisClusterClient) {
+        guard var jobs = queues.waiting.removeValue(forKey: device), !jobs.isEmpty else {
+            queues.running.remove(device)
+            return
+        }
+        if jobs.count > Self.maxBatch {
+            queues.waiting[device] = Array(jobs[Self.maxBatch...])
+            jobs = Array(jobs[..<Self.maxBatch])
+        }
+        queues.running.insert(device)
+        run(jobs, device: device, attempt: 1, on: client) { [self] in
+            drain(device, queues: queues, on: client)
+        }
+    }
+
+    /// Loads `device`, runs `jobs` in order on it, commits their effects together and finishes
+    /// each job; on a lost race, loads again and reruns them all. Calls `next` at the end.
+    private func run(
+        _ jobs: [DeviceJob], device: String?, attempt number: Int, on client: RedisClusterClient,
+        next: @escaping () -> Void
+    ) {
+        withDevice(device, on: client) { [self] loadedResult in
+            let loaded: Loaded
+            var emulator: DeviceEmulator
+            switch loadedResult {
+            case .failure(let error):
+                for job in jobs { job.fail(error) }
+                return next()
+            case .success(let made):
+                emulator = made.emulator
+                loaded = made.loaded
+            }
+            let now = clock.now()
+            let finishers = jobs.map { $0.run(&emulator, now) }
+            let effects = emulator.takeEffects()
+            guard !effects.isEmpty else {
+                for finish in finishers { finish(.success(())) }
+                return next()
+            }
+            commit(effects, emulator: &emulator, loaded: loaded, on: client) { [self] outcome in
+                switch outcome {
+                case .success:
+                    for finish in finishers { finish(.success(())) }
+                    next()
+                case .failure(.failed(let error)):
+                    for finish in finishers { finish(.failure(error)) }
+                    next()
+                case .failure(.conflict):
+                    guard number < Self.maxAttempts else {
+                        let error = StoreError(
+                            operation: "commit", code: 0,
+                            message: "device \(device ?? "-") changed under \(number) attempts in a row")
+                        for finish in finishers { finish(.failure(error)) }
+                        return next()
+                    }
+                    run(jobs, device: device, attempt: number + 1, on: client, next: next)
+                }
             }
         }
     }
@@ -414,38 +501,6 @@ extension ClusterStore {
             }
         }
     }
-
-    private func attempt<T: Sendable>(
-        _ device: String?, _ number: Int, on client: RedisClusterClient,
-        _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> T,
-        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
-    ) {
-        withDevice(device, on: client) { [self] loadedResult in
-            guard case .success(let (emulator0, loaded)) = loadedResult else {
-                if case .failure(let error) = loadedResult { completion(.failure(error)) }
-                return
-            }
-            var emulator = emulator0
-            let result = command(&emulator, clock.now())
-            let effects = emulator.takeEffects()
-            guard !effects.isEmpty else { return completion(.success(result)) }
-            commit(effects, emulator: &emulator, loaded: loaded, on: client) { [self] outcome in
-                switch outcome {
-                case .success: completion(.success(result))
-                case .failure(.failed(let error)): completion(.failure(error))
-                case .failure(.conflict):
-                    guard number < Self.maxAttempts else {
-                        return completion(
-                            .failure(
-                                StoreError(
-                                    operation: "commit", code: 0,
-                                    message: "device \(device ?? "-") changed under \(number) attempts in a row")))
-                    }
-                    attempt(device, number + 1, on: client, command, completion: completion)
-                }
-            }
-        }
-    }
 }
 
 /// Answers of requests sent together from one loop: counts them down and keeps the first failure.
@@ -461,4 +516,18 @@ final class LoopTally: @unchecked Sendable {  // Sendable: created and used on o
         pending -= 1
         return pending == 0
     }
+}
+
+/// One command waiting for its device: `run` applies it to the loaded emulator and returns what
+/// finishes it once the batch's commit is known (it may run again after a lost race).
+struct DeviceJob {
+    let run: (inout DeviceEmulator, UnixSeconds) -> (Result<Void, StoreError>) -> Void
+    /// Fails the job without running it (its device could not be loaded).
+    let fail: (StoreError) -> Void
+}
+
+/// The commands of one loop waiting for their devices, and the devices with a batch running.
+final class DeviceQueues: @unchecked Sendable {  // Sendable: used on its event loop only.
+    var waiting: [String: [DeviceJob]] = [:]
+    var running: Set<String> = []
 }

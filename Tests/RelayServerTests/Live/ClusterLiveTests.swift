@@ -22,10 +22,14 @@ final class ClusterLiveTests: XCTestCase {
     private static let topic = "com.example.app.push-type.liveactivity"
 
     /// Starts the cluster and three relay nodes sharing its store and their keys.
-    private func startNodes(rules: String) throws -> (KillableRelay, KillableRelay, KillableRelay) {
-        redis = try RedisClusterHarness.start()
+    private func startNodes(
+        rules: String, clock: String = "virtual", extra: String? = nil, replicasPerMaster: Int = 1
+    ) throws -> (KillableRelay, KillableRelay, KillableRelay) {
+        redis = try RedisClusterHarness.start(replicasPerMaster: replicasPerMaster)
         let seeds = redis.seeds.map { "\"\($0)\"" }.joined(separator: ", ")
-        let config = #""clock": "virtual", "store": {"redisCluster": {"seeds": [\#(seeds)]}}, "rules": \#(rules)"#
+        let config =
+            #""clock": "\#(clock)", "store": {"redisCluster": {"seeds": [\#(seeds)]}}, "rules": \#(rules)"#
+            + (extra.map { ", " + $0 } ?? "")
         let first = try KillableRelay(name: "cluster-a", config: config)
         nodes = [first]
         for name in ["cluster-b", "cluster-c"] {
@@ -35,14 +39,16 @@ final class ClusterLiveTests: XCTestCase {
     }
 
     /// Sends `steps` through `node` with aioapns; each step's statuses and reasons.
-    private func aioapns(_ node: KillableRelay, _ steps: [[String: Any]]) throws -> [String: [(String, String?)]] {
+    private func aioapns(_ node: KillableRelay, _ steps: [[String: Any]], topic: String = topic) throws -> [String: [(
+        String, String?
+    )]] {
         let input = node.data + "/steps-\(UUID().uuidString).json"
         try JSONSerialization.data(withJSONObject: steps).write(to: URL(fileURLWithPath: input))
         let outcome = try ChildProcess.run(
             [
                 "python3", Fixtures.path("aioapns_client.py"), "--host", "localhost", "--port", String(node.port),
                 "--cafile", node.ca, "--key", node.data + "/" + DataDirectory.devProviderKeyFileName, "--key-id",
-                DataDirectory.devKeyID, "--team", DataDirectory.devTeamID, "--topic", Self.topic, "--input", input,
+                DataDirectory.devKeyID, "--team", DataDirectory.devTeamID, "--topic", topic, "--input", input,
             ], timeout: 120)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let list = try XCTUnwrap(
@@ -129,5 +135,125 @@ final class ClusterLiveTests: XCTestCase {
         let types = try storedEvents(device: device)
         XCTAssertEqual(types.filter { $0 == "activity.ended" }.count, 1, "\(types)")
         XCTAssertEqual(types.first, "activity.started")
+    }
+
+    // MARK: - Faults
+
+    private static let crashBundle = "com.example.crash"
+    /// A burst limit the writers never reach.
+    private static let wideBurst = #"{"tokenBurst": {"capacity": 1000000, "refillInterval": 1}}"#
+
+    /// A device with `count` activities with push tokens, made through `node`; the device and tokens.
+    private func crashFleet(on node: KillableRelay, count: Int = 40) throws -> (device: String, tokens: [String]) {
+        let device = try XCTUnwrap(node.api.expect(201, "POST", "/v1/devices", json: [:])["deviceId"]?.stringValue)
+        var tokens: [String] = []
+        for index in 0..<count {
+            let activity = try node.api.expect(
+                201, "POST", "/v1/activities",
+                json: [
+                    "deviceId": .string(device), "bundleId": .string(Self.crashBundle),
+                    "attributesType": "CrashAttributes", "attributes": ["index": .int(Int64(index))],
+                    "contentState": ["n": 0], "pushType": "token",
+                ])
+            tokens.append(try XCTUnwrap(activity["pushToken"]?.stringValue))
+        }
+        return (device, tokens)
+    }
+
+    /// `provider_writes.py` pushing through `node` to `tokens` until it is stopped or the node goes.
+    private func writers(to node: KillableRelay, tokens: [String]) throws -> ChildProcess {
+        let token = try ChildProcess.run([RelayBinary.path, "token", "--data", node.data])
+        XCTAssertEqual(token.status, 0, token.stderr)
+        let jwt = token.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return try ChildProcess(
+            ["python3", Fixtures.path("provider_writes.py"), String(node.port), node.ca, jwt]
+                + [Self.crashBundle + ".push-type.liveactivity", "0"] + tokens)
+    }
+
+    /// The apns-ids `provider_writes.py` printed as answered `200`.
+    private func acknowledged(_ stdout: String) -> [String] {
+        stdout.split(separator: "\n").compactMap { line in
+            (try? JSONValue(parsing: String(line)))?["apnsId"]?.stringValue
+        }
+    }
+
+    /// The apns-ids in `device`'s push log in Redis.
+    private func loggedPushes(device: String) throws -> Set<String> {
+        let key = "{dev:\(device)}:log"
+        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key))
+        let text = try redis.cli(port, ["LRANGE", key, "0", "-1"])
+        return Set(
+            text.split(separator: "\n").compactMap { line in
+                (try? JSONValue(parsing: String(line)))?["apnsId"]?.stringValue
+            })
+    }
+
+    /// One update through `node` to `token`, answered `200`.
+    private func pushSucceeds(through node: KillableRelay, token: String) throws {
+        let answers = try aioapns(
+            node,
+            [
+                [
+                    "name": "after", "token": token, "priority": 10,
+                    "payload": [
+                        "aps": [
+                            "event": "update", "timestamp": Int64(Date().timeIntervalSince1970) + 100_000,
+                            "content-state": ["n": -1],
+                        ]
+                    ],
+                ]
+            ], topic: Self.crashBundle + ".push-type.liveactivity")
+        XCTAssertEqual(answers["after"]?.first?.0, "200", "\(answers)")
+    }
+
+    func testKillingARelayNodeUnderLoadLosesNoAcknowledgedPush() throws {
+        let (a, b, _) = try startNodes(rules: Self.wideBurst, clock: "system")
+        let (device, tokens) = try crashFleet(on: a)
+        let load = try writers(to: a, tokens: tokens)
+        Thread.sleep(forTimeInterval: 1.5)
+        kill(a.processIdentifier, SIGKILL)
+        load.closeInput()
+        let outcome = try load.wait(timeout: 60)
+        XCTAssertEqual(outcome.stderr, "", "every push before the kill got 200 or 429")
+        let acked = acknowledged(outcome.stdout)
+        print("cluster node kill: \(acked.count) pushes acknowledged before the kill")
+        XCTAssertGreaterThan(acked.count, 50, "pushes were answered before the kill")
+        let logged = try loggedPushes(device: device)
+        let missing = acked.filter { !logged.contains($0) }
+        XCTAssertEqual(missing, [], "\(missing.count) of \(acked.count) acknowledged pushes are not in Redis")
+        // The other nodes go on.
+        try pushSucceeds(through: b, token: tokens[0])
+    }
+
+    func testAKilledRedisMasterFailsOverWithoutLosingAnAcknowledgedPush() throws {
+        // Two replicas per master: after a failover the new master still has one, so commits
+        // that must reach a replica are acknowledged again.
+        let (a, b, _) = try startNodes(
+            rules: Self.wideBurst, clock: "system", extra: #""durability": {"replicas": 1, "replicaTimeout": 2}"#,
+            replicasPerMaster: 2)
+        let (device, tokens) = try crashFleet(on: a)
+        let load = try writers(to: a, tokens: tokens)
+        Thread.sleep(forTimeInterval: 1.5)
+        let slot = HashSlot.slot(of: "{dev:\(device)}")
+        let master = try redis.masterPort(forSlot: slot)
+        redis.kill(port: master)
+        try redis.waitUntil("a replica serves the device's slot") { try redis.masterPort(forSlot: slot) != master }
+        Thread.sleep(forTimeInterval: 2)
+        kill(load.processIdentifier, SIGTERM)
+        let outcome = try load.wait(timeout: 60)
+        // During the failover pushes are answered 500 (not acknowledged); nothing else is.
+        for line in outcome.stderr.split(separator: "\n") {
+            XCTAssertTrue(line.hasSuffix("answered 500"), String(line))
+        }
+        let acked = acknowledged(outcome.stdout)
+        print(
+            "cluster failover: \(acked.count) pushes acknowledged, \(outcome.stderr.split(separator: "\n").count) refused"
+        )
+        XCTAssertGreaterThan(acked.count, 50, "pushes were answered")
+        let logged = try loggedPushes(device: device)
+        let missing = acked.filter { !logged.contains($0) }
+        XCTAssertEqual(missing, [], "\(missing.count) of \(acked.count) acknowledged pushes are not in Redis")
+        try pushSucceeds(through: a, token: tokens[1])
+        try pushSucceeds(through: b, token: tokens[2])
     }
 }
