@@ -5,7 +5,8 @@ import RelayNet
 ///
 /// The greeting `HELLO 3` (with `AUTH user password` when configured) goes first, pipelined ahead of
 /// whatever follows; a server refusing `HELLO` stays on RESP2 after a plain `AUTH`. Pushes (`>`) are
-/// not replies and are skipped. Loop-confined.
+/// not replies: they go to `onPush` (tracking invalidations, for `RedisStreamReader`) and are
+/// otherwise skipped. Loop-confined.
 final class RedisConnection: LoopStreamDelegate {
     /// What a reply is for.
     enum Waiter {
@@ -25,6 +26,8 @@ final class RedisConnection: LoopStreamDelegate {
     /// Told once when the connection ends, with the waiters not yet answered and whether the
     /// connection ever came up (if not, nothing reached the server).
     var onClose: ((RedisConnection, [Waiter], _ reachedServer: Bool, _ error: RedisError) -> Void)?
+    /// Told about each push (`>`) the server sends between replies.
+    var onPush: (([RESPValue]) -> Void)?
 
     init(address: String, limits: RESPLimits) {
         self.address = address
@@ -105,7 +108,10 @@ final class RedisConnection: LoopStreamDelegate {
                 fail(.protocolViolation(error))
                 return
             }
-            if case .push = value { continue }
+            if case .push(let items) = value {
+                onPush?(items)
+                continue
+            }
             guard head < waiters.count else {
                 fail(.protocolViolation(RESPError(reason: .unknownType, offset: 0)))
                 return
