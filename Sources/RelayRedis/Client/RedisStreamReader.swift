@@ -21,8 +21,9 @@ public import RelayNet
 ///    once at the named node after `ASKING`; `TRYAGAIN`, `CLUSTERDOWN`, `LOADING`, `MASTERDOWN`,
 ///    `READONLY` wait for the next refresh. Other errors (`WRONGTYPE`) read again after `healthInterval`.
 /// 4. A connection that breaks (a killed master) detaches its keys; topology refreshes with backoff
-///    (50 ms doubling to 1 s) until a master (a promoted replica) serves their slots, then each key is
-///    read from its lowest watch position, so nothing is lost or repeated.
+///    (50 ms doubling to 1 s, reset when a new connection answers a read) until a master (a promoted replica)
+///    serves their slots, then each key is read from its lowest watch position, so nothing is lost
+///    or repeated.
 /// 5. Every `healthInterval` each connection is pinged (one unanswered for a whole interval closes
 ///    it) and the topology is refreshed, so a slot that moved while its key was idle is followed.
 /// 6. A reply that is not a well-formed stream reply of at most `batchSize` entries closes the
@@ -203,6 +204,10 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
                 return
             }
             state.redirects = 0
+            if !link.answered {
+                link.answered = true
+                refreshDelay = 0  // a new connection that answers ends the backoff
+            }
             stats.entries += entries.count
             let deliveries = state.watchers.distribute(entries, readAfter: cursor)
             if entries.count >= batchSize || state.dirty { read(state) }
@@ -422,7 +427,6 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
         var nodes = topology.addresses
         for seed in options.seeds where !nodes.contains(seed) { nodes.append(seed) }
         knownNodes = nodes
-        if !slots.contains(where: { $0 == nil }) { refreshDelay = 0 }
         for state in Array(keys.values) {
             let attached = state.node.map { links[$0] != nil } ?? false
             if attached && state.node == slots[state.slot] { continue }
@@ -468,6 +472,8 @@ private final class StreamLink {
     let connection: RedisConnection
     var keys: Set<String> = []
     var pingPending = false
+    /// A read on it was answered: the route works.
+    var answered = false
 
     init(connection: RedisConnection) { self.connection = connection }
 }
