@@ -18,11 +18,12 @@ final class RedisStreamReaderLiveTests: XCTestCase {
     }
     private let received = Received()
 
-    private func start(batchSize: Int = 256, healthInterval: Double = 5) throws {
-        cluster = try RedisClusterHarness.start()
+    private func start(batchSize: Int = 256, healthInterval: Double = 5, password: String? = nil) throws {
+        cluster = try RedisClusterHarness.start(password: password)
         loop = try EventLoop(name: "stream-test")
         var options = RedisClusterClient.Options(seeds: [cluster.seeds[0]])
         options.commandTimeout = 60
+        options.password = password
         client = RedisClusterClient(options: options, loop: loop)
         reader = RedisStreamReader(options: options, loop: loop, batchSize: batchSize, healthInterval: healthInterval)
     }
@@ -112,7 +113,7 @@ final class RedisStreamReaderLiveTests: XCTestCase {
     }
 
     func testEntriesOnThreeMastersReachTheirWatchesInOrderOnce() throws {
-        try start()
+        try start(password: "stream-pass")
         let keys = try keysOnDistinctMasters(3)
         for (tag, key) in keys.enumerated() { try watch(key.key, after: "0-0", tag: tag) }
         for sequence in 1...40 {
@@ -185,7 +186,7 @@ final class RedisStreamReaderLiveTests: XCTestCase {
     }
 
     func testUnwatchStopsDelivery() throws {
-        try start()
+        try start(healthInterval: 1)
         let key = "{dev:gone}:ev"
         let stopped = try watch(key, after: "0-0", tag: 0)
         try add(key, 1)
@@ -194,7 +195,7 @@ final class RedisStreamReaderLiveTests: XCTestCase {
         try add(key, 2)
         try add(key, 3)
         // A later watch on the key sees 2 and 3: the reader has read them, and the stopped watch got none.
-        try watch(key, after: "0-1", tag: 1)
+        let later = try watch(key, after: "0-1", tag: 1)
         try waitFor(1, count: 2)
         XCTAssertEqual(try sequences(1), [2, 3])
         XCTAssertEqual(try sequences(0), [1])
@@ -202,6 +203,12 @@ final class RedisStreamReaderLiveTests: XCTestCase {
         try unwatch(other)
         let reader = reader!
         XCTAssertEqual(try loop.submitAndWait { reader.watchedKeyCount }, 1)
+        // With nothing watched the read connections are let go at the next health check.
+        try unwatch(later)
+        XCTAssertEqual(try loop.submitAndWait { reader.watchedKeyCount }, 0)
+        try cluster.waitUntil("the reader holds no connection") {
+            try loop.submitAndWait { reader.connectedNodes.isEmpty }
+        }
     }
 
     func testKilledMasterFailoverDeliversEveryAcknowledgedEntryOnceInOrder() throws {

@@ -326,7 +326,15 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
         healthTimer = loop.schedule(after: healthInterval) { [weak self] in
             guard let self else { return }
             healthTimer = nil
-            guard !keys.isEmpty else { return }  // idle until the next watch
+            guard !keys.isEmpty else {
+                // Nothing watched: let the connections go until the next watch.
+                let open = links.values
+                links = [:]
+                for link in open { link.connection.fail(.shutDown) }
+                control?.fail(.shutDown)
+                control = nil
+                return
+            }
             for link in links.values {
                 if link.pingPending {
                     link.connection.fail(.timedOut)
