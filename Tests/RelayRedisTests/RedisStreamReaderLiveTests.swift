@@ -123,6 +123,14 @@ final class RedisStreamReaderLiveTests: XCTestCase {
             try waitFor(tag, count: 40)
             XCTAssertEqual(try sequences(tag), Array(1...40))
         }
+        // A script appending two entries, as the commit script does: both arrive, in order.
+        let script = RedisScript(
+            "redis.call('XADD', KEYS[1], ARGV[1], 'n', '41'); return redis.call('XADD', KEYS[1], ARGV[2], 'n', '42')")
+        XCTAssertEqual(
+            try client.call(script, keys: [keys[0].key], arguments: ["0-41", "0-42"]),
+            .bulkString(Array("0-42".utf8)))
+        try waitFor(0, count: 42)
+        XCTAssertEqual(try sequences(0), Array(1...42))
         let entry = try loop.submitAndWait { [received] in received.batches[1]![0][0] }
         XCTAssertEqual(entry.value(of: "n"), Array("1".utf8))
         let nodes = try loop.submitAndWait { [reader] in reader!.connectedNodes }
