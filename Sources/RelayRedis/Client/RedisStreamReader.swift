@@ -21,9 +21,9 @@ public import RelayNet
 ///    once at the named node after `ASKING`; `TRYAGAIN`, `CLUSTERDOWN`, `LOADING`, `MASTERDOWN`,
 ///    `READONLY` wait for the next refresh. Other errors (`WRONGTYPE`) read again after `healthInterval`.
 /// 4. A connection that breaks (a killed master) detaches its keys; topology refreshes with backoff
-///    (50 ms doubling to 1 s, reset when a new connection answers a read) until a master (a promoted replica)
-///    serves their slots, then each key is read from its lowest watch position, so nothing is lost
-///    or repeated.
+///    (50 ms doubling to 1 s, reset when a new connection answers a read) until a master (a promoted
+///    replica) serves their slots, then each key is read from its lowest watch position, so nothing
+///    is lost or repeated.
 /// 5. Every `healthInterval` each connection is pinged (one unanswered for a whole interval closes
 ///    it) and the topology is refreshed, so a slot that moved while its key was idle is followed.
 /// 6. A reply that is not a well-formed stream reply of at most `batchSize` entries closes the
