@@ -29,8 +29,10 @@ public import RelayNet
 /// 6. A reply that is not a well-formed stream reply of at most `batchSize` entries closes the
 ///    connection (`StreamReplyError`): memory per key is one batch, whatever the stream holds.
 ///
-/// Needs Redis 6 or later (RESP3 and client tracking). Loop-confined: every call on `loop`, every
-/// handler run there.
+/// Needs Redis 6 or later (RESP3 and client tracking), with `tracking-table-max-keys` (1 M by
+/// default, 0 = no limit) above the distinct keys watched on one master: past it Redis evicts keys
+/// from its table with an `invalidate` push each, which costs spurious reads, not entries.
+/// Loop-confined: every call on `loop`, every handler run there.
 public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-confined, reached through `loop`.
     /// Names one watch, for `unwatch`.
     public struct WatchID: Hashable, Sendable {
@@ -228,6 +230,7 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
             guard words.count >= 3, let slot = Int(words[1]), (0..<HashSlot.count).contains(slot),
                 state.redirects <= options.maxRedirects
             else {
+                state.redirects = 0  // a fresh budget once the refresh has a new table
                 detach(state)
                 return scheduleRefresh()
             }
