@@ -325,4 +325,28 @@ final class RedisStreamReaderLiveTests: XCTestCase {
         XCTAssertEqual(try sequences(0), Array(1...9))
         XCTAssertGreaterThanOrEqual(try stats().moved, 1)
     }
+
+    func testTrackingTableEvictionCostsReadsNotEntries() throws {
+        try start()
+        let master = try keysOnDistinctMasters(1)[0].master
+        var keys: [String] = []
+        for index in 0..<2000 where keys.count < 6 {
+            let key = "{dev:\(index)}:ev"
+            if try cluster.masterPort(forSlot: HashSlot.slot(of: key)) == master { keys.append(key) }
+        }
+        XCTAssertEqual(keys.count, 6)
+        // Room for two tracked keys: Redis evicts the others from its table, pushing `invalidate`.
+        try cluster.cli(master, ["CONFIG", "SET", "tracking-table-max-keys", "2"])
+        for (tag, key) in keys.enumerated() { try watch(key, after: "0-0", tag: tag) }
+        for sequence in 1...5 {
+            for key in keys { try add(key, sequence) }
+        }
+        for tag in keys.indices {
+            try waitFor(tag, count: 5)
+            XCTAssertEqual(try sequences(tag), Array(1...5))
+        }
+        let info = try cluster.cli(master, ["INFO", "stats"])
+        let tracked = info.split(whereSeparator: \.isNewline).first { $0.hasPrefix("tracking_total_keys:") }
+        XCTAssertLessThanOrEqual(tracked.flatMap { Int($0.split(separator: ":")[1]) } ?? .max, 2, "\(info)")
+    }
 }
