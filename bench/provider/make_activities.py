@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Creates one device and N Live Activities with update push tokens through the relay's app API,
-and writes h2load's URI list: one `https://HOST:PORT/3/device/<token>` line per activity.
+"""Creates one device (or --devices D, the activities dealt over them in turn) and N Live
+Activities with update push tokens through the relay's app API, and writes h2load's URI list: one
+`https://HOST:PORT/3/device/<token>` line per activity.
 
     python3 make_activities.py --base https://127.0.0.1:8443 --cafile DATA/tls-cert.pem \
         --admin-key="$(cat DATA/admin-key)" --count 1000 --bundle com.example.bench --out uris.txt
@@ -23,6 +24,7 @@ def main():
     parser.add_argument("--cafile", required=True)
     parser.add_argument("--admin-key", required=True)
     parser.add_argument("--count", type=int, default=1000)
+    parser.add_argument("--devices", type=int, default=1)
     parser.add_argument("--bundle", default="com.example.bench")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
@@ -41,18 +43,18 @@ def main():
             sys.exit(1)
         return json.loads(data)
 
-    device = post("/v1/devices", {})["deviceId"]
+    devices = [post("/v1/devices", {})["deviceId"] for _ in range(max(1, args.devices))]
     tokens = []
     for index in range(args.count):
         activity = post("/v1/activities", {
-            "deviceId": device, "bundleId": args.bundle, "attributesType": "BenchAttributes",
+            "deviceId": devices[index % len(devices)], "bundleId": args.bundle, "attributesType": "BenchAttributes",
             "attributes": {"index": index}, "contentState": {"progress": 0}, "pushType": "token",
         })
         tokens.append(activity["pushToken"])
     with open(args.out, "w") as handle:
         for token in tokens:
             handle.write(f"{args.base}/3/device/{token}\n")
-    print(f"{len(tokens)} activities with push tokens on device {device}")
+    print(f"{len(tokens)} activities with push tokens on {len(devices)} device(s)")
 
 
 if __name__ == "__main__":

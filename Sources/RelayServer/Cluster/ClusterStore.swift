@@ -32,7 +32,10 @@ final class ClusterStore: Sendable {
     let clock: RelayTimeSource
     let retention: RelayService.Retention
     private let clients = Mutex<[ObjectIdentifier: RedisClusterClient]>([:])
-    private let loopQueues = Mutex<[ObjectIdentifier: DeviceQueues]>([:])
+    /// Commands waiting for their devices, node-wide: one batch per device runs at a time, on the
+    /// loop that started it, so the node's own commands for a device never race each other.
+    private let deviceQueues = Mutex(DeviceQueues())
+    let readers = Mutex<[ObjectIdentifier: RedisStreamReader]>([:])
     /// True while the ticker's sweep of due transitions runs (one at a time per node).
     let sweeping = Atomic<Bool>(false)
 
@@ -52,26 +55,21 @@ final class ClusterStore: Sendable {
         self.retention = retention
     }
 
+    /// How the clients and stream readers reach the cluster.
+    var clientOptions: RedisClusterClient.Options {
+        var options = RedisClusterClient.Options(seeds: settings.seeds)
+        options.user = settings.user
+        options.password = settings.password
+        return options
+    }
+
     /// The client of `loop`, made on first use.
     func client(on loop: EventLoop) -> RedisClusterClient {
         clients.withLock { clients in
             if let client = clients[ObjectIdentifier(loop)] { return client }
-            var options = RedisClusterClient.Options(seeds: settings.seeds)
-            options.user = settings.user
-            options.password = settings.password
-            let client = RedisClusterClient(options: options, loop: loop)
+            let client = RedisClusterClient(options: clientOptions, loop: loop)
             clients[ObjectIdentifier(loop)] = client
             return client
-        }
-    }
-
-    /// The device queues of `loop`, made on first use.
-    func queues(on loop: EventLoop) -> DeviceQueues {
-        loopQueues.withLock { queues in
-            if let existing = queues[ObjectIdentifier(loop)] { return existing }
-            let made = DeviceQueues()
-            queues[ObjectIdentifier(loop)] = made
-            return made
         }
     }
 
@@ -79,6 +77,9 @@ final class ClusterStore: Sendable {
     func shutdown() {
         for client in clients.withLock({ Array($0.values) }) {
             client.loop.execute { client.shutdown() }
+        }
+        for reader in readers.withLock({ Array($0.values) }) {
+            reader.loop.execute { reader.shutdown() }
         }
     }
 
@@ -376,39 +377,47 @@ extension ClusterStore {
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
         let client = client(on: loop)
+        // Each command finishes on the loop that received it, whichever loop ran its batch.
+        let finish: @Sendable (Result<T, StoreError>) -> Void = { outcome in
+            if loop.inLoop { completion(outcome) } else { loop.execute { completion(outcome) } }
+        }
         let job = DeviceJob(
             run: { emulator, now in
                 let result = command(&emulator, now)
-                return { outcome in completion(outcome.map { result }) }
+                return { outcome in finish(outcome.map { result }) }
             },
-            fail: { error in completion(.failure(error)) })
+            fail: { error in finish(.failure(error)) })
         resolve(scope, on: client) { [self] resolved in
             switch resolved {
             case .failure(let error): completion(.failure(error))
             case .success(nil): run([job], device: nil, attempt: 1, on: client) {}
             case .success(let device?):
-                let queues = queues(on: loop)
-                queues.waiting[device, default: []].append(job)
-                if !queues.running.contains(device) { drain(device, queues: queues, on: client) }
+                let start = deviceQueues.withLock { queues in
+                    queues.waiting[device, default: []].append(job)
+                    return queues.running.insert(device).inserted
+                }
+                if start { drain(device, on: client) }
             }
         }
     }
 
-    /// Runs the commands waiting for `device` on this loop as one batch (one load, one commit),
-    /// then the next batch, until none wait. Commands for one device on one loop never race each
-    /// other; only other loops' and nodes' commits can conflict with a batch.
-    private func drain(_ device: String, queues: DeviceQueues, on client: RedisClusterClient) {
-        guard var jobs = queues.waiting.removeValue(forKey: device), !jobs.isEmpty else {
-            queues.running.remove(device)
-            return
+    /// Runs the commands waiting for `device` as one batch (one load, one commit), then the next
+    /// batch, until none wait. Only other nodes' commits can conflict with a batch.
+    private func drain(_ device: String, on client: RedisClusterClient) {
+        let jobs: [DeviceJob]? = deviceQueues.withLock { queues in
+            guard var jobs = queues.waiting.removeValue(forKey: device), !jobs.isEmpty else {
+                queues.running.remove(device)
+                return nil
+            }
+            if jobs.count > Self.maxBatch {
+                queues.waiting[device] = Array(jobs[Self.maxBatch...])
+                jobs = Array(jobs[..<Self.maxBatch])
+            }
+            return jobs
         }
-        if jobs.count > Self.maxBatch {
-            queues.waiting[device] = Array(jobs[Self.maxBatch...])
-            jobs = Array(jobs[..<Self.maxBatch])
-        }
-        queues.running.insert(device)
+        guard let jobs else { return }
         run(jobs, device: device, attempt: 1, on: client) { [self] in
-            drain(device, queues: queues, on: client)
+            drain(device, on: client)
         }
     }
 
@@ -452,7 +461,12 @@ extension ClusterStore {
                         for finish in finishers { finish(.failure(error)) }
                         return next()
                     }
-                    run(jobs, device: device, attempt: number + 1, on: client, next: next)
+                    // Another node won the race: load its commit and run the batch again, after a
+                    // pause that grows with the losses, so racing nodes fall out of step.
+                    let pause = Double.random(in: 0...Double(number)) / 1000
+                    _ = client.loop.schedule(after: pause) { [self] in
+                        run(jobs, device: device, attempt: number + 1, on: client, next: next)
+                    }
                 }
             }
         }
@@ -520,14 +534,14 @@ final class LoopTally: @unchecked Sendable {  // Sendable: created and used on o
 
 /// One command waiting for its device: `run` applies it to the loaded emulator and returns what
 /// finishes it once the batch's commit is known (it may run again after a lost race).
-struct DeviceJob {
-    let run: (inout DeviceEmulator, UnixSeconds) -> (Result<Void, StoreError>) -> Void
+struct DeviceJob: Sendable {
+    let run: @Sendable (inout DeviceEmulator, UnixSeconds) -> @Sendable (Result<Void, StoreError>) -> Void
     /// Fails the job without running it (its device could not be loaded).
-    let fail: (StoreError) -> Void
+    let fail: @Sendable (StoreError) -> Void
 }
 
-/// The commands of one loop waiting for their devices, and the devices with a batch running.
-final class DeviceQueues: @unchecked Sendable {  // Sendable: used on its event loop only.
+/// The commands waiting for their devices, and the devices with a batch running.
+struct DeviceQueues: Sendable {
     var waiting: [String: [DeviceJob]] = [:]
     var running: Set<String> = []
 }

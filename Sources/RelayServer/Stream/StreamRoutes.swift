@@ -79,6 +79,25 @@ public struct StreamRoutes: RouteGroup {
         case .success(let limited): filter = limited
         case .failure(let error): return .full(error.response)
         }
+        if service.cluster != nil {
+            guard filter.deviceId != nil else {
+                return .full(
+                    StreamError(
+                        400, "invalidRequest",
+                        "cluster mode streams one device's events: add deviceId= (each device's events have ids of their own)"
+                    ).response)
+            }
+            if query.start == .snapshot {
+                return .full(
+                    StreamError(501, "notInClusterMode", "snapshot=true is not served in cluster mode yet").response)
+            }
+        }
+        return streamResponse(request, query: query, filter: filter)
+    }
+
+    /// The `200` that opens the stream: live events from the hub, or in cluster mode from the
+    /// device's stream in Redis.
+    private func streamResponse(_ request: ServerRequest, query: StreamQuery, filter: EventFilter) -> ServerResponse {
         var headers = HTTPHeaders()
         headers.add("content-type", "text/event-stream")
         headers.add("cache-control", "no-cache")
@@ -87,6 +106,7 @@ public struct StreamRoutes: RouteGroup {
         // the URL is the credential, so any origin may read the stream it opens.
         if query.ticket != nil { headers.add("access-control-allow-origin", "*") }
         let hub = service.hub
+        let cluster = service.cluster
         let heartbeat = heartbeat
         let start = query.start
         let streamFilter = filter
@@ -102,7 +122,12 @@ public struct StreamRoutes: RouteGroup {
                 }
             }
             heartbeat.add(stream)
-            hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
+            if let cluster, let device = streamFilter.deviceId {
+                let after: UInt64? = if case .after(let id) = start { id } else { nil }
+                cluster.subscribe(stream, device: device, filter: streamFilter, after: after, preamble: Self.preamble)
+            } else {
+                hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
+            }
         }
     }
 

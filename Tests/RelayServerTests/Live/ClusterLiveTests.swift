@@ -12,6 +12,8 @@ import XCTest
 final class ClusterLiveTests: XCTestCase {
     private var redis: RedisClusterHarness!
     private var nodes: [KillableRelay] = []
+    /// The Redis node asked where slots are (one that is alive).
+    private var askingPort: UInt16?
 
     override func tearDown() {
         nodes = []
@@ -84,10 +86,38 @@ final class ClusterLiveTests: XCTestCase {
         )
     }
 
+    /// `GET /v1/stream?deviceId=` on `node` with curl for `seconds` (from `lastEventID` when given).
+    private func subscribe(_ node: KillableRelay, device: String, seconds: Int, lastEventID: String? = nil) throws
+        -> ChildProcess
+    {
+        try ChildProcess(
+            [
+                "curl", "-sN", "--http1.1", "--max-time", String(seconds), "--cacert", node.ca, "-H",
+                "authorization: Bearer \(node.admin)",
+            ] + (lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? [])
+                + ["https://localhost:\(node.port)/v1/stream?deviceId=\(device)"])
+    }
+
+    /// The events in an SSE body: id, type and data of each.
+    private func events(_ body: String) -> [(id: String, type: String, data: String)] {
+        body.components(separatedBy: "\n\n").compactMap { block in
+            var id: String?
+            var type: String?
+            var data: String?
+            for line in block.split(separator: "\n") {
+                if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+                if line.hasPrefix("event: ") { type = String(line.dropFirst(7)) }
+                if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            }
+            guard let id, let type, let data else { return nil }
+            return (id, type, data)
+        }
+    }
+
     /// The events of `device` in Redis, as `type` names in order.
     private func storedEvents(device: String) throws -> [String] {
         let key = "{dev:\(device)}:ev"
-        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key))
+        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key), askingPort: askingPort)
         let text = try redis.cli(port, ["XRANGE", key, "-", "+"])
         // redis-cli prints each entry's id, then field/value lines; types follow the "t" field.
         let lines = text.split(separator: "\n").map(String.init)
@@ -95,15 +125,30 @@ final class ClusterLiveTests: XCTestCase {
     }
 
     func testPushThroughOneNodeIsReadOnAnotherAndTheBurstLimitHoldsAcrossNodes() throws {
-        let (a, b, _) = try startNodes(rules: #"{"tokenBurst": {"capacity": 3, "refillInterval": 3600}}"#)
-        let (_, activity, token) = try startActivity(on: a)
+        let (a, b, c) = try startNodes(rules: #"{"tokenBurst": {"capacity": 3, "refillInterval": 3600}}"#)
+        let (device, activity, token) = try startActivity(on: a)
         let clock = try XCTUnwrap(a.api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue)
         let base = Int64(clock)
 
+        // A subscriber on node C, from now.
+        let live = try subscribe(c, device: device, seconds: 8)
+        Thread.sleep(forTimeInterval: 2)
         let first = try aioapns(a, [update("first", token: token, at: base + 1, progress: 0.25)])
         XCTAssertEqual(first["first"]?.first?.0, "200")
         let read = try b.api.expect(200, "GET", "/v1/activities/\(activity)")
         XCTAssertEqual(read["contentState"]?["progress"]?.doubleValue, 0.25, "node B reads what node A applied")
+        let streamed = events(try live.wait(timeout: 30).stdout)
+        XCTAssertFalse(streamed.contains { $0.type == "activity.started" }, "a live subscriber starts after it")
+        let updated = try XCTUnwrap(streamed.first { $0.type == "activity.updated" }, "\(streamed)")
+        XCTAssertEqual(
+            try JSONValue(parsing: updated.data)["activity"]?["contentState"]?["progress"]?.doubleValue, 0.25)
+        // Resuming on node B from the update's id: what came after it, ids increasing.
+        let resumed = events(
+            try subscribe(b, device: device, seconds: 3, lastEventID: updated.id).wait(timeout: 30).stdout)
+        let ids = resumed.compactMap { UInt64($0.id) }
+        XCTAssertFalse(ids.isEmpty, "events followed the update (its push.received at least)")
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertTrue(ids.allSatisfy { $0 > UInt64(updated.id)! }, "\(ids) after \(updated.id)")
 
         // Two more pushes through A spend the burst of 3; the next, through B, is refused.
         let more = try aioapns(
@@ -180,7 +225,7 @@ final class ClusterLiveTests: XCTestCase {
     /// The apns-ids in `device`'s push log in Redis.
     private func loggedPushes(device: String) throws -> Set<String> {
         let key = "{dev:\(device)}:log"
-        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key))
+        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key), askingPort: askingPort)
         let text = try redis.cli(port, ["LRANGE", key, "0", "-1"])
         return Set(
             text.split(separator: "\n").compactMap { line in
@@ -237,7 +282,10 @@ final class ClusterLiveTests: XCTestCase {
         let slot = HashSlot.slot(of: "{dev:\(device)}")
         let master = try redis.masterPort(forSlot: slot)
         redis.kill(port: master)
-        try redis.waitUntil("a replica serves the device's slot") { try redis.masterPort(forSlot: slot) != master }
+        askingPort = try XCTUnwrap(redis.nodes.first { $0.port != master }?.port)
+        try redis.waitUntil("a replica serves the device's slot") {
+            try redis.masterPort(forSlot: slot, askingPort: askingPort) != master
+        }
         Thread.sleep(forTimeInterval: 2)
         kill(load.processIdentifier, SIGTERM)
         let outcome = try load.wait(timeout: 60)
