@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cluster mode: provider pushes per second through 1, 2 and 3 relay nodes on one Redis Cluster,
-# with what each push costs: relay CPU, Redis commands, Redis bytes and Redis CPU; and the same
-# load through one relay in SQLite mode for the relay CPU per push to compare.
+# with what each push costs: relay CPU, Redis commands, Redis bytes and Redis CPU; the same load
+# through one relay in SQLite mode for the relay CPU per push to compare; and fan-out (bench-stream:
+# FANOUT subscribers of one activity dealt over the first k nodes, pushes through node 1): latency
+# p50/p99 and deliveries per second, beside the SQLite relay.
 #
 # Starts a Redis Cluster from Debian's redis-server (3 masters, 3 replicas, loopback), NODES relay
 # nodes in cluster mode sharing its store and their keys, COUNT activities on DEVICES devices, then
@@ -12,7 +14,8 @@
 #   bench/cluster-bench.sh                      # N=30000 C=8 M=32 COUNT=1000 DEVICES=1000 THREADS=2 ROUNDS=3
 #   REPLICAS=1 bench/cluster-bench.sh           # each commit waits for a replica
 #
-# Environment: N, C, M, COUNT, DEVICES, THREADS (per relay node), ROUNDS (each node count measured
+# Environment: N, C, M, COUNT, DEVICES, THREADS (per relay node), FANOUT (1000), LATENCY (200 pushes),
+# BURST (200 pushes), INGEST_ROUNDS (default ROUNDS; 0 skips ingest), ROUNDS (each node count measured
 # ROUNDS times, alternated with the SQLite relay; medians reported), REPLICAS (durability.replicas),
 # RELAY (binary; default .build/release/activity-relay), KEEP=1 keeps the work directory.
 # Needs h2load, redis-server, redis-cli, python3, curl. Everything runs on this one machine, so the
@@ -34,12 +37,21 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
 RELAY=${RELAY:-$ROOT/.build/release/activity-relay}
 
+FANOUT=${FANOUT:-1000}
+LATENCY=${LATENCY:-200}
+BURST=${BURST:-200}
+BENCH=$HERE/.build/release/bench-stream
 for tool in h2load redis-server redis-cli python3 curl; do
     command -v "$tool" >/dev/null || { echo "cluster-bench: $tool is required" >&2; exit 1; }
 done
 if [ ! -x "$RELAY" ]; then
     echo "cluster-bench: building $RELAY (swift build -c release)" >&2
     (cd "$ROOT" && swift build -c release --product activity-relay >&2)
+fi
+
+if [ ! -x "$BENCH" ]; then
+    echo "cluster-bench: building bench-stream (swift build -c release in bench/)" >&2
+    (cd "$HERE" && swift build -c release --product bench-stream >&2)
 fi
 
 NAME=cluster-bench
@@ -104,6 +116,7 @@ relay_config() { # STORE_JSON
   "threads": $THREADS,
   "logLevel": "warning",
   "durability": { "replicas": $REPLICAS },
+  "http": { "maxConnections": $((FANOUT + 2000)), "maxConnectionsPerAddress": $((FANOUT + 2000)) },
   "rules": { "updateBudgetPerHour": 1000000, "tokenBurst": { "capacity": 1000000, "refillInterval": 1 } }$1
 }
 JSON
@@ -158,7 +171,7 @@ redis_totals() { # commands, bytes in+out, CPU seconds, summed over every Redis 
         $1 == "total_commands_processed" { c += $2 }
         $1 == "total_net_input_bytes" || $1 == "total_net_output_bytes" { b += $2 }
         $1 == "used_cpu_sys" || $1 == "used_cpu_user" { s += $2 }
-        END { printf "%d %d %.3f\n", c, b, s }'
+        END { printf "%.0f %.0f %.3f\n", c, b, s }'
 }
 h2() { # URIS REQUESTS CONNECTIONS JWT OUT
     h2load -n "$2" -c "$3" -m "$M" -i "$1" -d "$WORK/payload.json" \
@@ -210,7 +223,7 @@ run_sqlite() { # LABEL -> prints "rate cpu_us"
 h2 "$WORK/uris-1.txt" "$WARMUP" "$C" "$JWT" "$WORK/h2-warmup.txt"
 h2 "$WORK/uris-sqlite.txt" "$WARMUP" "$C" "$SQLITE_JWT" "$WORK/h2-warmup-sqlite.txt"
 declare -A RESULTS
-for round in $(seq 1 "$ROUNDS"); do
+for round in $(seq 1 "${INGEST_ROUNDS:-$ROUNDS}"); do
     RESULTS[sqlite]+="$(run_sqlite "sqlite-$round");"
     for k in $(seq 1 "$NODES"); do
         RESULTS[$k]+="$(run_cluster "$k" "$k-$round");"
@@ -222,13 +235,52 @@ median_of() { # FIELD "r1;r2;..." -> the median of that field
     tr ';' '\n' <<<"$2" | awk -v f="$1" 'NF { print $f }' | sort -g |
         awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
-echo "pushes: $N per run x $ROUNDS rounds to $COUNT tokens on $DEVICES devices over $C connections x $M streams;"
-echo "relay nodes: $THREADS threads each; Redis Cluster 3 masters + 3 replicas; durability.replicas $REPLICAS; $(nproc) cores"
-printf '| store | relay nodes | pushes/s | relay CPU µs/push | Redis commands/push | Redis bytes/push | Redis CPU µs/push |\n'
-printf '|---|---|---|---|---|---|---|\n'
-printf '| SQLite | 1 | %s | %s | – | – | – |\n' "$(median_of 1 "${RESULTS[sqlite]}")" "$(median_of 2 "${RESULTS[sqlite]}")"
-for k in $(seq 1 "$NODES"); do
-    printf '| Redis Cluster | %s | %s | %s | %s | %s | %s |\n' "$k" "$(median_of 1 "${RESULTS[$k]}")" \
-        "$(median_of 2 "${RESULTS[$k]}")" "$(median_of 3 "${RESULTS[$k]}")" "$(median_of 4 "${RESULTS[$k]}")" \
-        "$(median_of 5 "${RESULTS[$k]}")"
+if [ "${INGEST_ROUNDS:-$ROUNDS}" -gt 0 ]; then
+    echo "pushes: $N per run x ${INGEST_ROUNDS:-$ROUNDS} rounds to $COUNT tokens on $DEVICES devices over $C connections x $M streams;"
+    echo "relay nodes: $THREADS threads each; Redis Cluster 3 masters + 3 replicas; durability.replicas $REPLICAS; $(nproc) cores"
+    printf '| store | relay nodes | pushes/s | relay CPU µs/push | Redis commands/push | Redis bytes/push | Redis CPU µs/push |\n'
+    printf '|---|---|---|---|---|---|---|\n'
+    printf '| SQLite | 1 | %s | %s | – | – | – |\n' "$(median_of 1 "${RESULTS[sqlite]}")" "$(median_of 2 "${RESULTS[sqlite]}")"
+    for k in $(seq 1 "$NODES"); do
+        printf '| Redis Cluster | %s | %s | %s | %s | %s | %s |\n' "$k" "$(median_of 1 "${RESULTS[$k]}")" \
+            "$(median_of 2 "${RESULTS[$k]}")" "$(median_of 3 "${RESULTS[$k]}")" "$(median_of 4 "${RESULTS[$k]}")" \
+            "$(median_of 5 "${RESULTS[$k]}")"
+    done
+fi
+
+# --- fan-out ----------------------------------------------------------------------------------
+ADMIN=$(cat "$WORK/node-1/admin-key")
+fanout() { # LABEL PORT CACERT KEY [SUBSCRIBER_PORTS] -> the run's JSON line
+    local ports=()
+    [ -n "${5:-}" ] && ports=(--subscriber-ports "$5")
+    "$BENCH" fanout --target relay --port "$2" --cacert "$3" --key "$4" --subscribers "$FANOUT" \
+        --latency-pushes "$LATENCY" --burst "$BURST" "${ports[@]}" > "$WORK/fanout-$1.txt" 2>&1 || {
+        echo "cluster-bench: fan-out $1 failed:" >&2
+        cat "$WORK/fanout-$1.txt" >&2
+        exit 1
+    }
+    grep '^{' "$WORK/fanout-$1.txt"
+}
+for round in $(seq 1 "$ROUNDS"); do
+    fanout "sqlite-$round" "$SQLITE_PORT" "$DATA/tls-cert.pem" "$(cat "$DATA/admin-key")" >> "$WORK/fanout-sqlite.json"
+    for k in $(seq 1 "$NODES"); do
+        ports=$(IFS=,; echo "${NODE_PORTS[*]:0:$k}")
+        fanout "$k-$round" "${NODE_PORTS[0]}" "$CA" "$ADMIN" "$ports" >> "$WORK/fanout-$k.json"
+        echo "cluster-bench: fan-out round $round, $k node(s) done" >&2
+    done
 done
+python3 - "$WORK" "$NODES" "$FANOUT" <<'PY'
+import json, os, statistics, sys
+work, nodes, fanout = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+def med(name, key):
+    with open(os.path.join(work, "fanout-%s.json" % name)) as f:
+        return statistics.median(json.loads(line)[key] for line in f if line.strip())
+print()
+print("fan-out: %s subscribers of one activity, dealt over the nodes; pushes through node 1 (app API)" % fanout)
+print("| store | relay nodes | latency p50 ms | latency p99 ms | deliveries/s (burst) |")
+print("|---|---|---|---|---|")
+print("| SQLite | 1 | %.2f | %.2f | %d |" % (med("sqlite", "p50ms"), med("sqlite", "p99ms"), med("sqlite", "deliveriesPerSecond")))
+for k in range(1, nodes + 1):
+    name = str(k)
+    print("| Redis Cluster | %d | %.2f | %.2f | %d |" % (k, med(name, "p50ms"), med(name, "p99ms"), med(name, "deliveriesPerSecond")))
+PY

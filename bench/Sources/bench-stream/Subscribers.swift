@@ -44,8 +44,10 @@ final class Subscribers: @unchecked Sendable {
                     let index = next.wrappingAdd(1, ordering: .relaxed).oldValue
                     guard index < count else { return }
                     do {
+                        let ports = target.subscriberPorts.isEmpty ? [target.port] : target.subscriberPorts
                         let stream = try EventStreamConnection.open(
-                            host: target.host, port: target.port, context: target.context, target: target.streamTarget,
+                            host: target.host, port: ports[index % ports.count], context: target.context,
+                            target: target.streamTarget,
                             bearer: target.key, timeout: 30)
                         let opened = Opened(stream: stream)
                         slots.withLock { $0[index] = opened }

@@ -16,6 +16,9 @@ struct Target {
     let key: String?
     /// What subscribers GET.
     let streamTarget: String
+    /// The ports subscribers connect to, dealt in turn (several relay nodes in cluster mode);
+    /// `port` alone unless `--subscriber-ports` names others.
+    var subscriberPorts: [UInt16] = []
     /// Where pushes go: the activity's update path, or nchan's publisher location.
     let publishTarget: String
 
@@ -48,7 +51,7 @@ struct Target {
             }
             return Target(
                 kind: kind, host: host, port: port, context: context, key: key,
-                streamTarget: "/v1/stream?activityId=\(id)&types=activity.updated",
+                streamTarget: "/v1/stream?deviceId=\(deviceId)&activityId=\(id)&types=activity.updated",
                 publishTarget: "/v1/activities/\(id)/update")
         }
     }

@@ -5,7 +5,7 @@ import RelayNet
 //
 //   bench-stream fanout --target relay|nchan --port P --cacert CA [--key KEY] [--subscribers 1000]
 //       [--latency-pushes 200] [--interval 0.02] [--burst 200] [--publishers 4] [--pad 400]
-//       [--readers 2] [--connectors 8]
+//       [--readers 2] [--connectors 8] [--subscriber-ports P1,P2,...]
 //     N subscribers; then pushes one at a time (interval apart) for push-to-subscriber latency;
 //     then a burst from several publisher connections for deliveries per second.
 //   bench-stream idle --target relay|nchan --port P --cacert CA [--key KEY] --subscribers 10000 --pids 1,2
@@ -46,8 +46,11 @@ do {
     let host = flag("host", "127.0.0.1")
     let port = UInt16(flag("port")) ?? 0
     let tag = "bench\(getpid())x\(Int(Date().timeIntervalSince1970 * 1000) % 1_000_000_000)"
-    let target = try Target.prepare(
+    var target = try Target.prepare(
         kind: kind, host: host, port: port, context: context, key: parsedFlags["key"], tag: tag)
+    if let ports = parsedFlags["subscriber-ports"] {
+        target.subscriberPorts = ports.split(separator: ",").compactMap { UInt16($0) }
+    }
     let subscribers = number("subscribers", mode == "idle" ? 10_000 : 1000)
     let connectors = number("connectors", 8)
     if mode == "idle" {
