@@ -24,7 +24,7 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     private var members: [Member]
 
     /// An empty object.
-    public init() { members = [] }
+    package init() { members = [] }
 
     /// Members in any order; a repeated key keeps its last value, as JSON parsers do.
     ///
@@ -45,12 +45,12 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     /// The members of a dictionary.
-    public init(_ dictionary: [String: JSONValue]) {
+    package init(_ dictionary: [String: JSONValue]) {
         self.init(kept: dictionary.map { Member(key: $0.key, value: $0.value) })
     }
 
     /// Members in any order; a repeated key keeps the value that comes last.
-    public init(members unordered: [Element]) {
+    package init(members unordered: [Element]) {
         self.init(kept: unordered.map { Member(key: $0.key, value: $0.value) })
     }
 
@@ -146,16 +146,16 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
 
     /// Removes `key`, returning its value if it was there.
     @discardableResult
-    public mutating func removeValue(forKey key: String) -> JSONValue? {
+    package mutating func removeValue(forKey key: String) -> JSONValue? {
         guard case .found(let index) = find(key) else { return nil }
         return members.remove(at: index).value
     }
 
     /// The keys, in order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The values, in key order.
-    public var values: [JSONValue] { members.map(\.value) }
+    package var values: [JSONValue] { members.map(\.value) }
 
     /// The same keys with transformed values.
     public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
@@ -165,14 +165,14 @@ public struct JSONObject: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     /// These members with `other`'s added, `other` winning where both have a key.
-    public func merging(_ other: JSONObject) -> JSONObject {
+    package func merging(_ other: JSONObject) -> JSONObject {
         var result = self
         for (key, value) in other { result[key] = value }
         return result
     }
 
     /// The members as a dictionary.
-    public var dictionary: [String: JSONValue] {
+    package var dictionary: [String: JSONValue] {
         Dictionary(members.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
     }
 

@@ -5,7 +5,7 @@
 /// adds the location, e.g. `expected ':' after object key, found '=' at byte 17`.
 public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The broad class of a parse failure, for callers that branch on it; `message` has the detail.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// The input ended before the document was complete.
         case unexpectedEnd
         /// A byte that cannot start or continue the value at this point.
@@ -27,14 +27,14 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The broad class of the failure.
-    public let kind: Kind
+    package let kind: Kind
     /// Zero-based byte offset of the offending byte, or the input length for a premature end.
-    public let offset: Int
+    package let offset: Int
     /// What was expected and what was found, without the location.
-    public let message: String
+    package let message: String
 
     /// Creates an error; the parser builds these, tests may too.
-    public init(kind: Kind, offset: Int, message: String) {
+    package init(kind: Kind, offset: Int, message: String) {
         self.kind = kind
         self.offset = offset
         self.message = message
@@ -45,7 +45,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// Where `offset` falls in `input` (the bytes that were parsed): 1-based line and column, the
     /// column counted in characters (UTF-8 continuation bytes do not count).
-    public func location(in input: [UInt8]) -> (line: Int, column: Int) {
+    package func location(in input: [UInt8]) -> (line: Int, column: Int) {
         var line = 1
         var column = 1
         for byte in input.prefix(max(0, offset)) {
@@ -60,7 +60,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The message at its line and column in `input`, for a file a person wrote.
-    public func description(in input: [UInt8]) -> String {
+    package func description(in input: [UInt8]) -> String {
         let (line, column) = location(in: input)
         return "line \(line), column \(column): \(message)"
     }

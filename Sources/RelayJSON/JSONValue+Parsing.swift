@@ -15,7 +15,7 @@ extension JSONValue {
 
     /// Parses one JSON document from the bytes of any collection, copying them only when they
     /// are not already contiguous. See `init(parsing:maxDepth:)` for the rules.
-    public init(parsing bytes: some Collection<UInt8>, maxDepth: Int = JSONValue.defaultMaxDepth)
+    package init(parsing bytes: some Collection<UInt8>, maxDepth: Int = JSONValue.defaultMaxDepth)
         throws(JSONParseError)
     {
         let contiguous = bytes.withContiguousStorageIfAvailable { JSONParser.parse($0, maxDepth: maxDepth) }
@@ -25,7 +25,7 @@ extension JSONValue {
 
     /// Parses one JSON document straight from a raw buffer, such as a connection's read buffer.
     /// See `init(parsing:maxDepth:)` for the rules.
-    public init(parsing bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONValue.defaultMaxDepth)
+    package init(parsing bytes: UnsafeRawBufferPointer, maxDepth: Int = JSONValue.defaultMaxDepth)
         throws(JSONParseError)
     {
         let result = bytes.withMemoryRebound(to: UInt8.self) { JSONParser.parse($0, maxDepth: maxDepth) }
@@ -33,7 +33,7 @@ extension JSONValue {
     }
 
     /// Parses one JSON document from text; offsets in errors count the text's UTF-8 bytes.
-    public init(parsing text: String, maxDepth: Int = JSONValue.defaultMaxDepth) throws(JSONParseError) {
+    package init(parsing text: String, maxDepth: Int = JSONValue.defaultMaxDepth) throws(JSONParseError) {
         var text = text
         let result = text.withUTF8 { JSONParser.parse($0, maxDepth: maxDepth) }
         self = try result.get()

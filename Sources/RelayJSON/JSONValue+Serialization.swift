@@ -11,7 +11,7 @@ extension JSONValue {
     }
 
     /// Appends the value's compact JSON to `out`, e.g. after an HTTP head or an SSE `data: ` prefix.
-    public func serialize(into out: inout [UInt8]) {
+    package func serialize(into out: inout [UInt8]) {
         var output = JSONOutput()
         write(to: &output)
         output.append(to: &out)

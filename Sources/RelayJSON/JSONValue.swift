@@ -24,13 +24,13 @@ extension JSONValue {
     }
 
     /// The object's members, or nil when this is not an object.
-    public var objectValue: JSONObject? {
+    package var objectValue: JSONObject? {
         if case .object(let members) = self { return members }
         return nil
     }
 
     /// The array's elements, or nil when this is not an array.
-    public var arrayValue: [JSONValue]? {
+    package var arrayValue: [JSONValue]? {
         if case .array(let elements) = self { return elements }
         return nil
     }
@@ -42,13 +42,13 @@ extension JSONValue {
     }
 
     /// The boolean, or nil when this is not a boolean.
-    public var boolValue: Bool? {
+    package var boolValue: Bool? {
         if case .bool(let flag) = self { return flag }
         return nil
     }
 
     /// Any number as a Double, or nil when this is not a number.
-    public var doubleValue: Double? {
+    package var doubleValue: Double? {
         switch self {
         case .int(let number): return Double(number)
         case .double(let number): return number
@@ -57,7 +57,7 @@ extension JSONValue {
     }
 
     /// A number that is a whole value (`3` or `3.0`) as an Int64, or nil otherwise.
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         switch self {
         case .int(let number): return number
         case .double(let number):
@@ -68,13 +68,13 @@ extension JSONValue {
     }
 
     /// True for `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }
 
     /// The JSON type name (`object`, `array`, `string`, `number`, `boolean`, `null`), for error messages.
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -111,5 +111,5 @@ extension JSONValue {
     }
 
     /// `.null` for nil, else the wrapped value.
-    public static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
+    package static func optional(_ value: JSONValue?) -> JSONValue { value ?? .null }
 }

@@ -2,14 +2,14 @@
 ///
 /// The domain keeps live state in memory and sends every change here as a `StoreBatch`; at
 /// startup it reads the documents, the meta values and the tail of the event log back.
-public final class Store: Sendable {
+package final class Store: Sendable {
     /// Where every write goes.
-    public let writer: StoreWriter
+    package let writer: StoreWriter
     /// Where reads come from; sees only committed data.
-    public let reader: StoreReader
+    package let reader: StoreReader
 
     /// Opens (creating and migrating when needed) the store at `path`.
-    public init(
+    package init(
         path: String, options: DatabaseOptions = DatabaseOptions(), durability: StoreDurability = .syncEachCommit
     ) throws(StoreError) {
         writer = try StoreWriter(path: path, options: options, durability: durability)
@@ -22,7 +22,7 @@ public final class Store: Sendable {
     }
 
     /// Commits everything queued and closes both connections.
-    public func close() {
+    package func close() {
         writer.close()
         reader.close()
     }

@@ -4,12 +4,12 @@ import XCTest
 // Shared by the test targets that drive real clients (curl, python3, openssl, h2load).
 
 /// A tool run by a test (python3, curl, openssl), its stdin kept open until `closeInput`.
-public final class ChildProcess {
+package final class ChildProcess {
     /// What the process left behind.
-    public struct Outcome: Sendable {
-        public var status: Int32
-        public var stdout: String
-        public var stderr: String
+    package struct Outcome: Sendable {
+        package var status: Int32
+        package var stdout: String
+        package var stderr: String
     }
 
     private let process = Process()
@@ -17,15 +17,15 @@ public final class ChildProcess {
     private var stdoutDrain: Drain?
     private var stderrDrain: Drain?
     /// The child's process id (for signals).
-    public var processIdentifier: Int32 { process.processIdentifier }
+    package var processIdentifier: Int32 { process.processIdentifier }
     /// Whether it still runs.
-    public var isRunning: Bool { process.isRunning }
+    package var isRunning: Bool { process.isRunning }
     private let input = Pipe()
     private let output = Pipe()
     private let errors = Pipe()
 
     /// Starts `arguments[0]` (looked up on PATH) with the rest as its arguments.
-    public init(_ arguments: [String], environment: [String: String]? = nil) throws {
+    package init(_ arguments: [String], environment: [String: String]? = nil) throws {
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         }
@@ -40,7 +40,7 @@ public final class ChildProcess {
     }
 
     /// Runs `arguments` with empty stdin and waits for it.
-    public static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
+    package static func run(_ arguments: [String], timeout: Double = 60, environment: [String: String]? = nil) throws
         -> Outcome
     {
         let child = try ChildProcess(arguments, environment: environment)
@@ -49,12 +49,12 @@ public final class ChildProcess {
     }
 
     /// Closes the child's stdin (the `hold` client's cue to close its connections).
-    public func closeInput() {
+    package func closeInput() {
         try? input.fileHandleForWriting.close()
     }
 
     /// Waits up to `timeout` seconds for exit, killing the process and failing if it takes longer.
-    public func wait(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+    package func wait(timeout: Double = 60, file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
         let deadline = Date().addingTimeInterval(timeout)
         let stdout = stdoutDrain ?? Drain(output.fileHandleForReading)
         let stderr = stderrDrain ?? Drain(errors.fileHandleForReading)

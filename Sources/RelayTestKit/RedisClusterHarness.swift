@@ -7,36 +7,36 @@ import Glibc
 ///
 /// Tests that need the cluster call `start`; a machine without `redis-server` fails them with a
 /// message saying what to install, never a silent skip.
-public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used from one test thread at a time.
+package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used from one test thread at a time.
     /// Why the cluster could not be started or driven.
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// One redis-server process.
-    public struct Node {
+    package struct Node {
         /// Its client port (the cluster bus is this plus 10000).
-        public var port: UInt16
+        package var port: UInt16
         /// Its working directory (nodes.conf, log).
-        public var directory: String
+        package var directory: String
         /// The running process, nil once killed or stopped.
         var process: Process?
     }
 
     /// The temporary directory holding every node's files.
-    public let directory: String
+    package let directory: String
     /// The nodes, masters and replicas as `redis-cli --cluster create` chose them.
-    public private(set) var nodes: [Node] = []
+    package private(set) var nodes: [Node] = []
     /// The password every node requires, if any.
-    public let password: String?
+    package let password: String?
 
     /// Every node's `127.0.0.1:port`, for a client's seeds.
-    public var seeds: [String] { nodes.map { "127.0.0.1:\($0.port)" } }
+    package var seeds: [String] { nodes.map { "127.0.0.1:\($0.port)" } }
 
     /// Starts `masters` masters with `replicasPerMaster` replicas each, `cluster-node-timeout` set to
     /// `nodeTimeoutMilliseconds` (small, so a killed master's replica is promoted within seconds),
     /// and waits until every node reports `cluster_state:ok` and every master has its replicas.
-    public static func start(
+    package static func start(
         masters: Int = 3, replicasPerMaster: Int = 1, nodeTimeoutMilliseconds: Int = 1000, password: String? = nil
     ) throws -> RedisClusterHarness {
         for tool in ["redis-server", "redis-cli"]
@@ -81,7 +81,7 @@ public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used
 
     /// Runs `redis-cli -p port args...` and returns its output, trimmed.
     @discardableResult
-    public func cli(_ port: UInt16, _ arguments: [String]) throws -> String {
+    package func cli(_ port: UInt16, _ arguments: [String]) throws -> String {
         let outcome = try ChildProcess.run(["redis-cli", "-p", String(port)] + authArguments + arguments, timeout: 30)
         guard outcome.status == 0 else {
             throw Failure(description: "redis-cli -p \(port) \(arguments) failed: \(outcome.stderr)")
@@ -90,10 +90,10 @@ public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used
     }
 
     /// The node id of the node on `port`.
-    public func nodeID(_ port: UInt16) throws -> String { try cli(port, ["CLUSTER", "MYID"]) }
+    package func nodeID(_ port: UInt16) throws -> String { try cli(port, ["CLUSTER", "MYID"]) }
 
     /// The port of the master serving `slot`, as the node on `askingPort` sees it.
-    public func masterPort(forSlot slot: Int, askingPort: UInt16? = nil) throws -> UInt16 {
+    package func masterPort(forSlot slot: Int, askingPort: UInt16? = nil) throws -> UInt16 {
         for line in try cli(askingPort ?? nodes[0].port, ["CLUSTER", "NODES"]).split(separator: "\n") {
             let fields = line.split(separator: " ")
             guard fields.count >= 8, fields[2].contains("master"), !fields[2].contains("fail") else { continue }
@@ -111,12 +111,12 @@ public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used
     }
 
     /// The ports of the masters, in the order `CLUSTER NODES` lists them.
-    public func masterPorts() throws -> [UInt16] {
+    package func masterPorts() throws -> [UInt16] {
         try livePorts().filter { port in try cli(port, ["ROLE"]).hasPrefix("master") }
     }
 
     /// Ends the node on `port` with SIGKILL, as a crash would.
-    public func kill(port: UInt16) {
+    package func kill(port: UInt16) {
         guard let index = nodes.firstIndex(where: { $0.port == port }), let process = nodes[index].process else {
             return
         }
@@ -126,7 +126,7 @@ public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used
     }
 
     /// Polls `condition` every 100 ms for up to `timeout` seconds; throws naming `what` if it never holds.
-    public func waitUntil(_ what: String, timeout: Double = 60, _ condition: () throws -> Bool) throws {
+    package func waitUntil(_ what: String, timeout: Double = 60, _ condition: () throws -> Bool) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (try? condition()) == true { return }
@@ -136,7 +136,7 @@ public final class RedisClusterHarness: @unchecked Sendable {  // Sendable: used
     }
 
     /// Stops every node and deletes the directory; safe to call twice.
-    public func stop() {
+    package func stop() {
         for index in nodes.indices {
             guard let process = nodes[index].process else { continue }
             Glibc.kill(process.processIdentifier, SIGKILL)

@@ -3,20 +3,20 @@
 /// Apple documents only the size limit. The relay treats an empty header as an absent one.
 /// Whether collapse IDs have any effect on Live Activity pushes is undocumented; the relay
 /// records the value and does not merge pushes by it.
-public struct APNsCollapseID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct APNsCollapseID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The identifier as sent.
-    public let rawValue: String
+    package let rawValue: String
 
     /// Wraps a value without checking it.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Longest identifier in bytes.
-    public static let maxBytes = 64
+    package static let maxBytes = 64
 
     /// Checks a header value: nil for an empty value, `BadCollapseId` past 64 bytes.
-    public static func parse(_ value: String) -> Result<APNsCollapseID?, APNsError> {
+    package static func parse(_ value: String) -> Result<APNsCollapseID?, APNsError> {
         let size = value.utf8.count
         guard size > 0 else { return .success(nil) }
         guard size <= maxBytes else {

@@ -3,20 +3,20 @@
 /// Apple says not to assume a token's size (hardware tokens are 32 bytes, simulator and Live
 /// Activity tokens are often longer), so the relay accepts 16 to 200 bytes. Upper- and lowercase
 /// digits are both accepted, as APNs does; the relay identifies tokens by their lowercase form.
-public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The token as lowercase hex.
-    public let hex: String
+    package let hex: String
     /// The token as the emulator's token table finds it, made with the token (on the server, when
     /// the request is validated, outside the emulator's lock).
     let key: TokenKey
 
     /// Fewest bytes a token may have.
-    public static let minBytes = 16
+    package static let minBytes = 16
     /// Most bytes a token may have.
-    public static let maxBytes = 200
+    package static let maxBytes = 200
 
     /// A token from raw bytes (when the relay issues one); written as lowercase hex.
-    public init(bytes: [UInt8]) {
+    package init(bytes: [UInt8]) {
         self.init(validatedHex: Hex.encode(bytes))
     }
 
@@ -27,12 +27,12 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// Tokens are equal when their digits are (`key` follows from them).
-    public static func == (lhs: APNsDeviceToken, rhs: APNsDeviceToken) -> Bool { lhs.hex == rhs.hex }
+    package static func == (lhs: APNsDeviceToken, rhs: APNsDeviceToken) -> Bool { lhs.hex == rhs.hex }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(hex) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(hex) }
 
     /// The token's bytes.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var result: [UInt8] = []
         result.reserveCapacity(hex.utf8.count / 2)
         var high: UInt8?
@@ -48,13 +48,13 @@ public struct APNsDeviceToken: Sendable, Hashable, Comparable, CustomStringConve
         return result
     }
 
-    public var description: String { hex }
+    package var description: String { hex }
 
-    public static func < (lhs: APNsDeviceToken, rhs: APNsDeviceToken) -> Bool { lhs.hex < rhs.hex }
+    package static func < (lhs: APNsDeviceToken, rhs: APNsDeviceToken) -> Bool { lhs.hex < rhs.hex }
 
     /// Reads the token part of the path. Empty is `MissingDeviceToken`; anything but hex digits
     /// (a `/`, a space, a query), an odd count, or a size out of bounds is `BadDeviceToken`.
-    public static func parse(_ text: String) -> Result<APNsDeviceToken, APNsError> {
+    package static func parse(_ text: String) -> Result<APNsDeviceToken, APNsError> {
         let utf8 = text.utf8
         guard !utf8.isEmpty else {
             return .failure(APNsError(.missingDeviceToken, "the :path has no device token after /3/device/"))

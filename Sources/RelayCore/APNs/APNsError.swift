@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// A refusal the provider API sends back: Apple's reason and status, plus a human message for the
 /// push log naming the offending value.
@@ -7,13 +7,13 @@ public import RelayJSON
 /// `message` never goes on the wire, it is what the relay shows in its push log and event stream.
 public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Apple's reason string.
-    public var reason: APNsReason
+    package var reason: APNsReason
     /// The HTTP status to answer with; Apple's pairing for `reason` unless overridden.
-    public var status: Int
+    package var status: Int
     /// For 410: when the token stopped being valid for the topic, in Unix seconds.
-    public var timestamp: UnixSeconds?
+    package var timestamp: UnixSeconds?
     /// What exactly was wrong, for people reading the push log.
-    public var message: String {
+    package var message: String {
         get { note.text }
         set { note = .text(newValue) }
     }
@@ -21,7 +21,7 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
     var note: PushNote
 
     /// An error with Apple's status for `reason`.
-    public init(_ reason: APNsReason, _ message: String, timestamp: UnixSeconds? = nil) {
+    package init(_ reason: APNsReason, _ message: String, timestamp: UnixSeconds? = nil) {
         self.init(reason, note: .text(message), timestamp: timestamp)
     }
 
@@ -48,7 +48,7 @@ public struct APNsError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The JSON body APNs sends: `{"reason": "..."}`, with `"timestamp"` in integer milliseconds
     /// since 1970 when the status is 410 and a timestamp is known.
-    public var jsonBody: JSONValue {
+    package var jsonBody: JSONValue {
         // Members in key order already, so the object is built without sorting.
         guard status == 410, let timestamp else {
             return .object(JSONObject(members: [("reason", .string(reason.rawValue))]))

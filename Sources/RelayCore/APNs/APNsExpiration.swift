@@ -4,28 +4,28 @@
 /// omitted header leaves storage to APNs' policy. A time in the past is accepted (it simply does
 /// not extend storage). Anything but 1 to 19 ASCII digits that fit in Int64 — a sign, a fraction,
 /// spaces, milliseconds beyond Int64 — is `BadExpirationDate`.
-public struct APNsExpiration: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct APNsExpiration: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Seconds since 1970, or 0 for "do not store".
-    public let rawValue: Int64
+    package let rawValue: Int64
 
     /// Wraps a number of seconds.
-    public init(rawValue: Int64) { self.rawValue = rawValue }
+    package init(rawValue: Int64) { self.rawValue = rawValue }
 
     /// Try once, do not store.
-    public static let immediately = APNsExpiration(rawValue: 0)
+    package static let immediately = APNsExpiration(rawValue: 0)
 
     /// True for `0`.
-    public var isImmediate: Bool { rawValue == 0 }
+    package var isImmediate: Bool { rawValue == 0 }
 
     /// The expiry as Unix seconds, nil for `0`.
-    public var date: UnixSeconds? { rawValue == 0 ? nil : UnixSeconds(rawValue) }
+    package var date: UnixSeconds? { rawValue == 0 ? nil : UnixSeconds(rawValue) }
 
-    public var description: String { String(rawValue) }
+    package var description: String { String(rawValue) }
 
-    public static func < (lhs: APNsExpiration, rhs: APNsExpiration) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: APNsExpiration, rhs: APNsExpiration) -> Bool { lhs.rawValue < rhs.rawValue }
 
     /// Reads a header value.
-    public static func parse(_ value: String) -> Result<APNsExpiration, APNsError> {
+    package static func parse(_ value: String) -> Result<APNsExpiration, APNsError> {
         // Digits read from the bytes in one pass; 19 digits past Int64.max are refused, as before.
         let seconds: Int64? = APNsASCII.withBytes(value) { bytes in
             guard !bytes.isEmpty, bytes.count <= 19 else { return nil }

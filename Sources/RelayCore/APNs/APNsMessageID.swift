@@ -5,17 +5,17 @@
 /// `UUID().uuidString` is uppercase and many backends send it unchanged — and echoes the value
 /// exactly as received, since APNs answers with "the same value" it was sent. An uppercase value
 /// earns a hint. Anything else (braces, no hyphens, wrong group sizes) is `BadMessageId`.
-public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The identifier as sent (or generated).
-    public let rawValue: String
+    package let rawValue: String
 
     /// Wraps a value without checking it; `parse(_:header:)` applies the rules.
-    public init(rawValue: String) { self.rawValue = rawValue }
+    package init(rawValue: String) { self.rawValue = rawValue }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// True when every hex letter is lowercase, as Apple documents.
-    public var isCanonicalLowercase: Bool {
+    package var isCanonicalLowercase: Bool {
         APNsASCII.withBytes(rawValue) { bytes in
             Self.byteClasses.withUnsafeBufferPointer { classes in
                 var seen: UInt8 = 0
@@ -40,14 +40,14 @@ public struct APNsMessageID: RawRepresentable, Sendable, Hashable, CustomStringC
 
     /// A lowercase UUID from 16 random bytes (the caller supplies the randomness), with the
     /// version-4 and variant bits set. Missing bytes count as zero; bytes past 16 are ignored.
-    public init(randomBytes: [UInt8]) {
+    package init(randomBytes: [UInt8]) {
         var bytes = randomBytes
         if bytes.count < 16 { bytes += [UInt8](repeating: 0, count: 16 - bytes.count) }
         rawValue = bytes.withUnsafeBufferPointer { Hex.uuid($0) }
     }
 
     /// Checks a header value; `header` names the header in the error message.
-    public static func parse(_ value: String, header: String = "apns-id") -> Result<APNsMessageID, APNsError> {
+    package static func parse(_ value: String, header: String = "apns-id") -> Result<APNsMessageID, APNsError> {
         guard isCanonicalForm(value) else {
             return .failure(
                 APNsError(

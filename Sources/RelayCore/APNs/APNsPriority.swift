@@ -3,26 +3,26 @@
 /// APNs accepts exactly `10` (deliver now; counts toward the Live Activity budget), `5`
 /// (power-aware; does not count) and `1` (prioritize device power, never wake it). An omitted
 /// header means `10`. Open so that the push log can carry what was sent.
-public struct APNsPriority: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct APNsPriority: RawRepresentable, Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The numeric priority.
-    public let rawValue: Int
+    package let rawValue: Int
 
     /// Wraps any number; use `init?(header:)` to read a header with APNs' rules.
-    public init(rawValue: Int) { self.rawValue = rawValue }
+    package init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `10`: send immediately.
-    public static let immediate = APNsPriority(rawValue: 10)
+    package static let immediate = APNsPriority(rawValue: 10)
     /// `5`: send with the device's power in mind.
-    public static let powerConsiderate = APNsPriority(rawValue: 5)
+    package static let powerConsiderate = APNsPriority(rawValue: 5)
     /// `1`: prioritize the device's power; do not wake it.
-    public static let low = APNsPriority(rawValue: 1)
+    package static let low = APNsPriority(rawValue: 1)
 
     /// What APNs assumes when `apns-priority` is omitted.
-    public static let `default` = APNsPriority.immediate
+    package static let `default` = APNsPriority.immediate
 
     /// Reads a header value: exactly `10`, `5` or `1`; anything else (signs, spaces, leading
     /// zeros, other numbers) is nil, which the rules report as `BadPriority`.
-    public init?(header value: String) {
+    package init?(header value: String) {
         switch value {
         case "10": self = .immediate
         case "5": self = .powerConsiderate
@@ -31,7 +31,7 @@ public struct APNsPriority: RawRepresentable, Sendable, Hashable, Comparable, Cu
         }
     }
 
-    public var description: String { String(rawValue) }
+    package var description: String { String(rawValue) }
 
-    public static func < (lhs: APNsPriority, rhs: APNsPriority) -> Bool { lhs.rawValue < rhs.rawValue }
+    package static func < (lhs: APNsPriority, rhs: APNsPriority) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -17,27 +17,27 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let liveActivitySuffix = ".push-type.liveactivity"
 
     /// Longest topic or bundle ID the relay reads; longer ones are `BadTopic`.
-    public static let maxLength = 255
+    package static let maxLength = 255
 
     /// The Live Activity topic for a bundle ID.
-    public static func liveActivity(bundleID: String) -> APNsTopic {
+    package static func liveActivity(bundleID: String) -> APNsTopic {
         APNsTopic(rawValue: bundleID + liveActivitySuffix)
     }
 
     /// True when the topic ends in `.push-type.liveactivity`.
-    public var hasLiveActivitySuffix: Bool { APNsASCII.hasSuffix(rawValue, Self.liveActivitySuffixBytes) }
+    package var hasLiveActivitySuffix: Bool { APNsASCII.hasSuffix(rawValue, Self.liveActivitySuffixBytes) }
 
     /// `liveActivitySuffix` as bytes.
     private static let liveActivitySuffixBytes = Array(liveActivitySuffix.utf8)
 
     /// The bundle ID in front of `.push-type.liveactivity`, or nil without that suffix.
-    public var liveActivityBundleID: String? {
+    package var liveActivityBundleID: String? {
         guard hasLiveActivitySuffix else { return nil }
         return APNsASCII.slice(rawValue, 0..<rawValue.utf8.count - Self.liveActivitySuffixBytes.count)
     }
 
     /// The push-type suffix a topic carries (`.voip`, `.push-type.widgets`, ...), if any.
-    public var pushTypeSuffix: String? {
+    package var pushTypeSuffix: String? {
         // A byte search for ASCII topics (all valid ones): `firstRange(of:)` goes through string
         // processing and cost more than every other topic check together on the push path.
         if APNsASCII.isASCII(rawValue) {
@@ -61,7 +61,7 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
     /// Checks the header value: empty is `MissingTopic` (the relay treats an empty header as an
     /// absent one); anything that is not a well-formed bundle ID, optionally followed by an Apple
     /// suffix, is `BadTopic`.
-    public static func parse(_ value: String) -> Result<APNsTopic, APNsError> {
+    package static func parse(_ value: String) -> Result<APNsTopic, APNsError> {
         guard !value.isEmpty else {
             return .failure(APNsError(.missingTopic, "apns-topic is empty; send <bundleID>\(liveActivitySuffix)"))
         }
@@ -77,7 +77,7 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// The bundle ID a Live Activity push goes to, or `TopicDisallowed` when the topic lacks the
     /// `.push-type.liveactivity` suffix or carries another push type's suffix.
-    public func requireLiveActivityBundleID() -> Result<String, APNsError> {
+    package func requireLiveActivityBundleID() -> Result<String, APNsError> {
         // One pass over the bytes for the accepted case (every check below works on ASCII, and a
         // valid bundle ID is ASCII); refusals take the slower path that names the problem.
         let bundleLength: Int? = APNsASCII.withBytes(rawValue) { bytes in
@@ -104,7 +104,7 @@ public struct APNsTopic: RawRepresentable, Sendable, Hashable, CustomStringConve
 
     /// Apple's bundle-ID alphabet: ASCII letters, digits, `-` and `.`; no empty components;
     /// 1 to `maxLength` bytes.
-    public static func isValidBundleID(_ text: String) -> Bool {
+    package static func isValidBundleID(_ text: String) -> Bool {
         APNsASCII.withBytes(text) { isValidBundleID(bytes: $0) }
     }
 

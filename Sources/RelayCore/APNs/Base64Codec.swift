@@ -4,22 +4,22 @@
 /// Decoding is strict because every input is hostile: characters outside the alphabet, padding
 /// where none belongs (or missing where it does), an impossible length, or nonzero bits in the
 /// unused tail of the last character all fail, so each byte string has exactly one encoding.
-public enum Base64Codec {
+package enum Base64Codec {
     /// Decodes unpadded base64url (`A–Z a–z 0–9 - _`), or nil.
-    public static func decodeURL(_ text: Substring) -> [UInt8]? {
+    package static func decodeURL(_ text: Substring) -> [UInt8]? {
         decode(text.utf8, urlAlphabet: true, padded: false)
     }
 
     /// Decodes padded standard base64 (`A–Z a–z 0–9 + /`, `=` to a multiple of 4), or nil.
-    public static func decode(_ text: String) -> [UInt8]? {
+    package static func decode(_ text: String) -> [UInt8]? {
         decode(text.utf8, urlAlphabet: false, padded: true)
     }
 
     /// Encodes as unpadded base64url.
-    public static func encodeURL(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: urlAlphabet, padded: false) }
+    package static func encodeURL(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: urlAlphabet, padded: false) }
 
     /// Encodes as padded standard base64.
-    public static func encode(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standardAlphabet, padded: true) }
+    package static func encode(_ bytes: [UInt8]) -> String { encode(bytes, alphabet: standardAlphabet, padded: true) }
 
     // MARK: - Implementation
 

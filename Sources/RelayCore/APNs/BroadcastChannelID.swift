@@ -10,10 +10,10 @@ public struct BroadcastChannelID: RawRepresentable, Sendable, Hashable, Comparab
     public init(rawValue: String) { self.rawValue = rawValue }
 
     /// A new ID from random bytes (the caller supplies the randomness).
-    public init(randomBytes: [UInt8]) { rawValue = Base64Codec.encode(randomBytes) }
+    package init(randomBytes: [UInt8]) { rawValue = Base64Codec.encode(randomBytes) }
 
     /// Longest ID read.
-    public static let maxLength = 256
+    package static let maxLength = 256
 
     public var description: String { rawValue }
 
@@ -21,7 +21,7 @@ public struct BroadcastChannelID: RawRepresentable, Sendable, Hashable, Comparab
 
     /// Reads an `apns-channel-id` header: absent is `MissingChannelId`, anything but 1 to 256
     /// characters of padded base64 is `BadChannelId`.
-    public static func parse(_ value: String?) -> Result<BroadcastChannelID, APNsError> {
+    package static func parse(_ value: String?) -> Result<BroadcastChannelID, APNsError> {
         guard let value else {
             return .failure(APNsError(.missingChannelId, "apns-channel-id is required"))
         }

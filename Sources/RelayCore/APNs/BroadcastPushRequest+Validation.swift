@@ -31,7 +31,7 @@ public import RelayJSON
 /// silent (apns-facts §3).
 extension BroadcastPushRequest {
     /// Largest broadcast body, in bytes.
-    public static let maxPayloadBytes = 5120
+    package static let maxPayloadBytes = 5120
 
     /// The path prefix of broadcasts.
     public static let pathPrefix = "/4/broadcasts/apps/"
@@ -100,7 +100,7 @@ extension BroadcastPushRequest {
     }
 
     /// Checks 1–2: method and path; the bundle ID on success.
-    public static func checkRoute(method: String, path: String) -> Result<String, APNsError> {
+    package static func checkRoute(method: String, path: String) -> Result<String, APNsError> {
         guard method == "POST" else {
             return .failure(
                 APNsError(.methodNotAllowed, "\(APNsASCII.quoted(method)) is not allowed; broadcasts are POST"))

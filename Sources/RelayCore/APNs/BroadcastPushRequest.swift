@@ -2,24 +2,24 @@
 /// channel's subscribers receive.
 public struct BroadcastPushRequest: Sendable, Hashable {
     /// The app, from the path (no suffix).
-    public var bundleID: String
+    package var bundleID: String
     /// `apns-channel-id`.
-    public var channelID: BroadcastChannelID
+    package var channelID: BroadcastChannelID
     /// The channel's storage policy, as the store reported it.
-    public var storagePolicy: MessageStoragePolicy
+    package var storagePolicy: MessageStoragePolicy
     /// `apns-push-type` as sent (some spelling of `liveactivity`).
-    public var pushTypeHeader: APNsPushType
+    package var pushTypeHeader: APNsPushType
     /// `apns-priority` (required on broadcasts).
-    public var priority: APNsPriority
+    package var priority: APNsPriority
     /// `apns-expiration`; nil when omitted.
-    public var expiration: APNsExpiration?
+    package var expiration: APNsExpiration?
     /// `apns-request-id` as sent; nil when omitted (the server generates one for the response).
-    public var requestID: APNsMessageID?
+    package var requestID: APNsMessageID?
     /// The typed body (`update` or `end`).
-    public var payload: LiveActivityPayload
+    package var payload: LiveActivityPayload
 
     /// A request from checked parts.
-    public init(
+    package init(
         bundleID: String, channelID: BroadcastChannelID, storagePolicy: MessageStoragePolicy,
         pushTypeHeader: APNsPushType, priority: APNsPriority, expiration: APNsExpiration?,
         requestID: APNsMessageID?, payload: LiveActivityPayload
@@ -35,7 +35,7 @@ public struct BroadcastPushRequest: Sendable, Hashable {
     }
 
     /// Hints about likely sender mistakes.
-    public var hints: [APNsHint] {
+    package var hints: [APNsHint] {
         var hints: [APNsHint] = []
         if let requestID, !requestID.isCanonicalLowercase { hints.append(.messageIDUppercase) }
         if priority == .low { hints.append(.priorityOneOnLiveActivity) }

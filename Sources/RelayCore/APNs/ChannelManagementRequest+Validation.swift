@@ -21,7 +21,7 @@ public import RelayJSON
 ///    unknown channel is `ChannelNotRegistered` (`BroadcastChannel.notRegistered`).
 extension ChannelManagementRequest {
     /// Largest create body, in bytes; the real one is about 60.
-    public static let maxBodyBytes = 1024
+    package static let maxBodyBytes = 1024
 
     /// Paths of channel management.
     static let pathPrefix = "/1/apps/"
@@ -57,7 +57,7 @@ extension ChannelManagementRequest {
     }
 
     /// Checks 1–2; the bundle ID and whether the path is `all-channels`.
-    public static func checkRoute(method: String, path: String) -> Result<
+    package static func checkRoute(method: String, path: String) -> Result<
         (bundleID: String, allChannels: Bool), APNsError
     > {
         let allowed: Set<String>

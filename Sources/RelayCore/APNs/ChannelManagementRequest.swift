@@ -9,7 +9,7 @@
 /// Every operation echoes `apns-request-id` (or a generated one) in the response.
 public struct ChannelManagementRequest: Sendable, Hashable {
     /// The operation and its arguments.
-    public enum Operation: Sendable, Hashable {
+    package enum Operation: Sendable, Hashable {
         /// Create a channel with this storage policy.
         case create(MessageStoragePolicy)
         /// Report one channel.
@@ -21,21 +21,21 @@ public struct ChannelManagementRequest: Sendable, Hashable {
     }
 
     /// The app, from the path.
-    public var bundleID: String
+    package var bundleID: String
     /// What to do.
-    public var operation: Operation
+    package var operation: Operation
     /// `apns-request-id` as sent; nil when omitted.
-    public var requestID: APNsMessageID?
+    package var requestID: APNsMessageID?
 
     /// A checked request.
-    public init(bundleID: String, operation: Operation, requestID: APNsMessageID?) {
+    package init(bundleID: String, operation: Operation, requestID: APNsMessageID?) {
         self.bundleID = bundleID
         self.operation = operation
         self.requestID = requestID
     }
 
     /// The status of a successful answer: 201 create, 204 delete, 200 otherwise.
-    public var successStatus: Int {
+    package var successStatus: Int {
         switch operation {
         case .create: return 201
         case .delete: return 204

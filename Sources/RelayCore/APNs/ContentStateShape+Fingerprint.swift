@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 extension ContentStateShape {
     /// A 64-bit hash of the shape `differences` compares: equal fingerprints mean the same keys
@@ -14,7 +14,7 @@ extension ContentStateShape {
     /// are one type (an integer and a fraction have the same shape), and so are strings, whatever
     /// they hold. Containers `maxDepth` levels or more below the value count by their type alone.
     /// The numbers are for comparing within one process, never stored.
-    public static func fingerprint(of contentState: JSONValue) -> UInt64 {
+    package static func fingerprint(of contentState: JSONValue) -> UInt64 {
         Fingerprint.of(contentState, depth: 0)
     }
 

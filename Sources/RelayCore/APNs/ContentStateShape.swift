@@ -1,14 +1,14 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Compares the shape (keys and JSON types) of two content states, to tell a backend why an app
 /// may fail to decode an update: ActivityKit decodes `content-state` into the app's
 /// `ContentState` with default JSON strategies, so a renamed key, a missing key or a number sent
 /// as a string makes the update fail on the device while APNs still answers `200`.
-public enum ContentStateShape {
+package enum ContentStateShape {
     /// Deepest nesting compared; deeper values are compared by type only.
-    public static let maxDepth = 16
+    package static let maxDepth = 16
     /// Most differences listed; the list ends with a count of the rest.
-    public static let maxDifferences = 32
+    package static let maxDifferences = 32
 
     /// The differences from `previous` to `new`, one line each, in key order:
     /// - `score.home: was number, now string`
@@ -17,7 +17,7 @@ public enum ContentStateShape {
     /// Arrays are compared by their first elements (`players[0].name: ...`). `null` is a type of
     /// its own, since an optional property may be sent as `null` or left out. An empty list means
     /// the shapes match.
-    public static func differences(previous: JSONObject, new: JSONObject) -> [String] {
+    package static func differences(previous: JSONObject, new: JSONObject) -> [String] {
         // Almost every update keeps the shape; checking that first spares sorting keys and building paths.
         if sameShape(previous, new, depth: 0) { return [] }
         var lines: [String] = []

@@ -1,22 +1,22 @@
 /// The checked `apns-*` headers of a device push (`POST /3/device/<token>`).
-public struct DevicePushHeaders: Sendable, Hashable {
+package struct DevicePushHeaders: Sendable, Hashable {
     /// `apns-topic` as sent.
-    public var topic: APNsTopic
+    package var topic: APNsTopic
     /// The bundle ID in front of `.push-type.liveactivity`.
-    public var bundleID: String
+    package var bundleID: String
     /// `apns-push-type` as sent; nil when omitted (then inferred from the topic).
-    public var pushTypeHeader: APNsPushType?
+    package var pushTypeHeader: APNsPushType?
     /// `apns-id` as sent; nil when omitted (the server generates one for the response).
-    public var apnsID: APNsMessageID?
+    package var apnsID: APNsMessageID?
     /// `apns-priority` as sent; nil when omitted.
-    public var priorityHeader: APNsPriority?
+    package var priorityHeader: APNsPriority?
     /// `apns-expiration`; nil when omitted (APNs' storage policy applies).
-    public var expiration: APNsExpiration?
+    package var expiration: APNsExpiration?
     /// `apns-collapse-id`; nil when omitted or empty.
-    public var collapseID: APNsCollapseID?
+    package var collapseID: APNsCollapseID?
 
     /// Headers as checked by `LiveActivityPushRequest.checkHeaders`.
-    public init(
+    package init(
         topic: APNsTopic, bundleID: String, pushTypeHeader: APNsPushType? = .liveActivity,
         apnsID: APNsMessageID? = nil, priorityHeader: APNsPriority? = nil, expiration: APNsExpiration? = nil,
         collapseID: APNsCollapseID? = nil
@@ -31,13 +31,13 @@ public struct DevicePushHeaders: Sendable, Hashable {
     }
 
     /// The push type in effect: always `liveactivity` once the headers passed the checks.
-    public var pushType: APNsPushType { .liveActivity }
+    package var pushType: APNsPushType { .liveActivity }
 
     /// The priority in effect: the header's, or 10 when omitted.
-    public var priority: APNsPriority { priorityHeader ?? .default }
+    package var priority: APNsPriority { priorityHeader ?? .default }
 
     /// Hints about the headers (missing push type, uppercase `apns-id`, priority 1).
-    public var hints: [APNsHint] {
+    package var hints: [APNsHint] {
         var hints: [APNsHint] = []
         if pushTypeHeader == nil { hints.append(.pushTypeMissing) }
         if let apnsID, !apnsID.isCanonicalLowercase { hints.append(.messageIDUppercase) }

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The `alert` of a Live Activity push: lights the device and shows the expanded presentation or a
 /// banner. Apple's Live Activity examples use `title`, `body` (each a string or a
@@ -6,9 +6,9 @@ public import RelayJSON
 ///
 /// The typed fields cover those; `json` keeps the alert exactly as sent, so other alert keys
 /// (`subtitle`, `launch-image`, ...) reach the push log unchanged.
-public struct LiveActivityAlert: Sendable, Hashable {
+package struct LiveActivityAlert: Sendable, Hashable {
     /// Alert text: literal, or a localization key with arguments.
-    public enum Text: Sendable, Hashable {
+    package enum Text: Sendable, Hashable {
         /// A literal string.
         case plain(String)
         /// A key into the app's `Localizable.strings` and its format arguments.
@@ -16,16 +16,16 @@ public struct LiveActivityAlert: Sendable, Hashable {
     }
 
     /// The title, if any.
-    public var title: Text?
+    package var title: Text?
     /// The body, if any.
-    public var body: Text?
+    package var body: Text?
     /// The sound's name: the `sound` string, or the `name` of a critical-sound dictionary.
-    public var sound: String?
+    package var sound: String?
     /// The alert as sent (or as built by `init(title:body:sound:)`).
-    public var json: JSONValue
+    package var json: JSONValue
 
     /// An alert built by the relay; `json` is its wire form.
-    public init(title: Text? = nil, body: Text? = nil, sound: String? = nil) {
+    package init(title: Text? = nil, body: Text? = nil, sound: String? = nil) {
         self.title = title
         self.body = body
         self.sound = sound
@@ -38,7 +38,7 @@ public struct LiveActivityAlert: Sendable, Hashable {
 
     /// Reads an `alert` value. A bare string is the body (as for any APNs alert). `path` names the
     /// value in error messages.
-    public static func parse(_ value: JSONValue, path: String = "aps.alert") -> Result<
+    package static func parse(_ value: JSONValue, path: String = "aps.alert") -> Result<
         LiveActivityAlert, LiveActivityPayloadError
     > {
         switch value {

@@ -2,9 +2,9 @@
 ///
 /// Open so that an unknown value round-trips into the push log; the emulated device ignores
 /// events it does not know.
-public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+package struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// The value as sent.
-    public let rawValue: String
+    package let rawValue: String
     /// Which of the known events this is, read once from `rawValue`: every push compares its
     /// event with `start` and `end`, and two known events compare as one byte each.
     private let kind: Kind
@@ -14,7 +14,7 @@ public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStr
     }
 
     /// Wraps any value.
-    public init(rawValue: String) {
+    package init(rawValue: String) {
         self.rawValue = rawValue
         // By length first: two short strings that are equal compare in one step, unequal ones
         // through the standard library's general comparison.
@@ -27,26 +27,26 @@ public struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomStr
             }
     }
 
-    public var description: String { rawValue }
+    package var description: String { rawValue }
 
     /// Push-to-start (iOS 17.2+): starts a new activity.
-    public static let start = LiveActivityEvent(rawValue: "start")
+    package static let start = LiveActivityEvent(rawValue: "start")
     /// Updates a running activity's content state.
-    public static let update = LiveActivityEvent(rawValue: "update")
+    package static let update = LiveActivityEvent(rawValue: "update")
     /// Ends a running activity, optionally with a final content state and a dismissal date.
-    public static let end = LiveActivityEvent(rawValue: "end")
+    package static let end = LiveActivityEvent(rawValue: "end")
 
     /// True for `start`, `update` and `end`.
-    public var isKnown: Bool { kind != .other }
+    package var isKnown: Bool { kind != .other }
     /// True for `start`, without reading the static `start` (a lazily made global).
     var isStart: Bool { kind == .start }
     /// True for `end`, likewise.
     var isEnd: Bool { kind == .end }
 
     /// Equal when the values are: two known events by their kind, anything else by its text.
-    public static func == (left: LiveActivityEvent, right: LiveActivityEvent) -> Bool {
+    package static func == (left: LiveActivityEvent, right: LiveActivityEvent) -> Bool {
         left.kind == right.kind && (left.kind != .other || left.rawValue == right.rawValue)
     }
 
-    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
 }

@@ -1,7 +1,7 @@
 /// Hints about a Live Activity payload itself; request-level hints are added by the validators.
 extension LiveActivityPayload {
     /// Hints about likely sender mistakes in this payload (not the device-side `issues`).
-    public var hints: [APNsHint] {
+    package var hints: [APNsHint] {
         // Checked one by one rather than over arrays of (key, value) pairs: this runs for every push,
         // and almost always finds nothing, so it should allocate nothing.
         var hints: [APNsHint] = []

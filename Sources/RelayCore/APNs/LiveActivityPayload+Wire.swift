@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Reading and writing the wire form. Every wire key (`content-state`, `stale-date`, ...) is
 /// spelled once, in `Key`.
@@ -22,7 +22,7 @@ extension LiveActivityPayload {
     /// Reads a parsed body. Fails, naming the offending value, when the body is not a Live
     /// Activity payload at all (see the type's documentation for the split between refusals and
     /// device-side issues).
-    public static func parse(_ json: JSONValue) -> Result<LiveActivityPayload, LiveActivityPayloadError> {
+    package static func parse(_ json: JSONValue) -> Result<LiveActivityPayload, LiveActivityPayloadError> {
         guard case .object(let top) = json else {
             return .failure(
                 LiveActivityPayloadError(path: "", "the payload must be a JSON object, not \(json.typeName)"))
@@ -78,7 +78,7 @@ extension LiveActivityPayload {
     }
 
     /// The wire form: `{"aps": {...}, <custom keys>}`. Parsing it gives this payload back.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var aps = otherAPSKeys
         aps[Key.event] = .string(event.rawValue)
         if let timestamp { aps[Key.timestamp] = .number(timestamp) }

@@ -14,10 +14,10 @@ public import RelayJSON
 /// A `null` value counts as absent.
 public struct LiveActivityPayload: Sendable, Hashable {
     /// `start`, `update` or `end`.
-    public var event: LiveActivityEvent
+    package var event: LiveActivityEvent
     /// When the data was generated, Unix seconds. Apple requires it: the system shows only the
     /// newest push and ignores one older than the last it applied.
-    public var timestamp: UnixSeconds?
+    package var timestamp: UnixSeconds?
     /// The new `ActivityAttributes.ContentState`, as the app would decode it.
     public var contentState: JSONObject? {
         didSet {
@@ -33,28 +33,28 @@ public struct LiveActivityPayload: Sendable, Hashable {
     /// taken at validation, so that delivery compares shapes without reading the previous state.
     private(set) var contentStateShape: UInt64
     /// When the activity becomes stale, Unix seconds.
-    public var staleDate: UnixSeconds?
+    package var staleDate: UnixSeconds?
     /// For `end`: when to remove the activity (in the past: at once), Unix seconds.
-    public var dismissalDate: UnixSeconds?
+    package var dismissalDate: UnixSeconds?
     /// Orders the app's own activities; higher is more prominent.
-    public var relevanceScore: Double?
+    package var relevanceScore: Double?
     /// The alert that lights the device; required on `start`.
-    public var alert: LiveActivityAlert?
+    package var alert: LiveActivityAlert?
     /// `start` only: the `ActivityAttributes` type name.
-    public var attributesType: String?
+    package var attributesType: String?
     /// `start` only: the static attributes.
-    public var attributes: JSONObject?
+    package var attributes: JSONObject?
     /// iOS 18 `input-push-token: 1`: the started activity gets an update push token.
-    public var inputPushToken: Bool
+    package var inputPushToken: Bool
     /// iOS 18 `input-push-channel`: the started activity subscribes to this broadcast channel.
-    public var inputPushChannel: String?
+    package var inputPushChannel: String?
     /// Other keys inside `aps`; APNs ignores custom keys there (kept for the push log and hints).
-    public var otherAPSKeys: JSONObject
+    package var otherAPSKeys: JSONObject
     /// Keys beside `aps` (the app's custom data), kept as sent.
-    public var customKeys: JSONObject
+    package var customKeys: JSONObject
 
     /// A payload built by the relay or a test.
-    public init(
+    package init(
         event: LiveActivityEvent, timestamp: UnixSeconds?, contentState: JSONObject? = nil,
         staleDate: UnixSeconds? = nil, dismissalDate: UnixSeconds? = nil, relevanceScore: Double? = nil,
         alert: LiveActivityAlert? = nil, attributesType: String? = nil, attributes: JSONObject? = nil,

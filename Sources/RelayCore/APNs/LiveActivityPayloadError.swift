@@ -2,20 +2,20 @@
 /// and what is wrong with it.
 ///
 /// The provider API answers these with `400 BadRequestPayload` (see `LiveActivityPayload`).
-public struct LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LiveActivityPayloadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where in the payload the fault is, as a dotted path.
-    public var path: String
+    package var path: String
     /// What is wrong there.
-    public var message: String
+    package var message: String
 
     /// An error at `path`.
-    public init(path: String, _ message: String) {
+    package init(path: String, _ message: String) {
         self.path = path
         self.message = message
     }
 
-    public var description: String { path.isEmpty ? message : "\(path): \(message)" }
+    package var description: String { path.isEmpty ? message : "\(path): \(message)" }
 
     /// The provider API's answer: `400 BadRequestPayload` naming the path.
-    public var apnsError: APNsError { APNsError(.badRequestPayload, "payload \(description)") }
+    package var apnsError: APNsError { APNsError(.badRequestPayload, "payload \(description)") }
 }

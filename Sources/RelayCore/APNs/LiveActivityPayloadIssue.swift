@@ -3,22 +3,22 @@
 ///
 /// The emulated device records `dropsPush` issues as the push's outcome (`dropped`, with the
 /// message as the hint); the others are notes for the push log.
-public struct LiveActivityPayloadIssue: Sendable, Hashable, CustomStringConvertible {
+package struct LiveActivityPayloadIssue: Sendable, Hashable, CustomStringConvertible {
     /// A stable name for the issue, e.g. `startWithoutAlert`.
-    public var code: String
+    package var code: String
     /// What happens on the device and how to fix the payload.
-    public var message: String
+    package var message: String
     /// True when the device discards the push because of it.
-    public var dropsPush: Bool
+    package var dropsPush: Bool
 
     /// An issue.
-    public init(code: String, message: String, dropsPush: Bool) {
+    package init(code: String, message: String, dropsPush: Bool) {
         self.code = code
         self.message = message
         self.dropsPush = dropsPush
     }
 
-    public var description: String { "\(code): \(message)" }
+    package var description: String { "\(code): \(message)" }
 }
 
 extension LiveActivityPayload {
@@ -32,7 +32,7 @@ extension LiveActivityPayload {
     /// - No `timestamp`: the system cannot order the push against others and drops it (Apple lists
     ///   `timestamp` as required; the exact device behaviour is undocumented).
     /// - An unknown `event` is ignored.
-    public var issues: [LiveActivityPayloadIssue] {
+    package var issues: [LiveActivityPayloadIssue] {
         var issues: [LiveActivityPayloadIssue] = []
         guard event.isKnown else {
             issues.append(
@@ -90,5 +90,5 @@ extension LiveActivityPayload {
     }
 
     /// The first issue that makes the device drop the push, if any.
-    public var droppingIssue: LiveActivityPayloadIssue? { issues.first { $0.dropsPush } }
+    package var droppingIssue: LiveActivityPayloadIssue? { issues.first { $0.dropsPush } }
 }

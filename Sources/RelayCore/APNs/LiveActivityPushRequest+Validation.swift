@@ -31,7 +31,7 @@ public import RelayJSON
 /// business and comes after all of these.
 extension LiveActivityPushRequest {
     /// Largest device-push body, in bytes.
-    public static let maxPayloadBytes = 4096
+    package static let maxPayloadBytes = 4096
 
     /// The path prefix of device pushes.
     public static let pathPrefix = "/3/device/"
@@ -85,7 +85,7 @@ extension LiveActivityPushRequest {
     }
 
     /// Checks 1–2: method and path.
-    public static func checkRoute(method: String, path: String) -> Result<APNsDeviceToken, APNsError> {
+    package static func checkRoute(method: String, path: String) -> Result<APNsDeviceToken, APNsError> {
         guard method == "POST" else {
             return .failure(APNsError(.methodNotAllowed, "\(APNsASCII.quoted(method)) is not allowed; pushes are POST"))
         }
@@ -97,7 +97,7 @@ extension LiveActivityPushRequest {
     }
 
     /// Checks 4–11: the `apns-*` headers, with bundle authorization between topic and `apns-id`.
-    public static func checkHeaders(
+    package static func checkHeaders(
         _ headers: APNsHeaderFields, authorizeBundle: (_ bundleID: String) -> APNsError?
     ) -> Result<DevicePushHeaders, APNsError> {
         if let error = headers.checkDuplicates() { return .failure(error) }
@@ -151,7 +151,7 @@ extension LiveActivityPushRequest {
 
     /// Checks 12–13: size, then JSON, then the Live Activity payload. `parseJSON` runs only on a body
     /// within the size limit.
-    public static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError>
+    package static func checkBody(_ body: [UInt8]?, parseJSON: APNsBodyParser) -> Result<LiveActivityPayload, APNsError>
     {
         APNsPayloadBody.decode(body, limit: maxPayloadBytes, parseJSON: parseJSON)
     }
@@ -159,7 +159,7 @@ extension LiveActivityPushRequest {
     /// Checks 12–13 with RelayCore's own parser, reading the usual payload shape member by member
     /// (`LiveActivityPayload.decode`). Answers exactly as `checkBody(_:parseJSON:)` with
     /// `JSONValue(parsing:)`; a `200` means the body is one valid JSON document.
-    public static func checkBody(_ body: [UInt8]?) -> Result<LiveActivityPayload, APNsError> {
+    package static func checkBody(_ body: [UInt8]?) -> Result<LiveActivityPayload, APNsError> {
         APNsPayloadBody.decode(body, limit: maxPayloadBytes)
     }
 }

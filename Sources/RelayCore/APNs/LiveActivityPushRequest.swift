@@ -3,9 +3,9 @@
 /// Built by `LiveActivityPushRequest.validate(...)` (see `+Validation` for the order of checks).
 public struct LiveActivityPushRequest: Sendable, Hashable {
     /// The token from `:path`.
-    public var deviceToken: APNsDeviceToken
+    package var deviceToken: APNsDeviceToken
     /// The checked headers.
-    public let headers: DevicePushHeaders
+    package let headers: DevicePushHeaders
     /// The typed body; `hints` and `update` follow it.
     public var payload: LiveActivityPayload {
         didSet {
@@ -15,7 +15,7 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
     }
 
     /// A request from checked parts.
-    public init(deviceToken: APNsDeviceToken, headers: DevicePushHeaders, payload: LiveActivityPayload) {
+    package init(deviceToken: APNsDeviceToken, headers: DevicePushHeaders, payload: LiveActivityPayload) {
         self.deviceToken = deviceToken
         self.headers = headers
         self.payload = payload
@@ -24,16 +24,16 @@ public struct LiveActivityPushRequest: Sendable, Hashable {
     }
 
     /// The app the push is for.
-    public var bundleID: String { headers.bundleID }
+    package var bundleID: String { headers.bundleID }
 
     /// The priority in effect (10 when omitted).
-    public var priority: APNsPriority { headers.priority }
+    package var priority: APNsPriority { headers.priority }
 
     /// Hints about likely sender mistakes, headers first, then payload. The content-state shape
     /// hint needs the activity's previous state; the device adds it (`ContentStateShape`).
     /// Worked out when the request is made (on the server, when it is validated, outside the
     /// emulator's lock).
-    public private(set) var hints: [APNsHint]
+    package private(set) var hints: [APNsHint]
 
     /// What an `update` or `end` push shows: `payload.activityUpdate`, made when the request is
     /// (on the server, when it is validated, outside the emulator's lock).

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// A channel's `message-storage-policy`, fixed when the channel is created.
 ///
@@ -14,19 +14,19 @@ public struct MessageStoragePolicy: RawRepresentable, Sendable, Hashable, Custom
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// `0`: no message stored.
-    public static let noMessageStored = MessageStoragePolicy(rawValue: 0)
+    package static let noMessageStored = MessageStoragePolicy(rawValue: 0)
     /// `1`: the most recent message is stored.
     public static let mostRecentMessageStored = MessageStoragePolicy(rawValue: 1)
 
     /// How long policy 1 keeps the latest message: 8 hours.
-    public static let maxStorageSeconds: Double = 8 * 3600
+    package static let maxStorageSeconds: Double = 8 * 3600
 
     /// True for 0 and 1.
-    public var isKnown: Bool { self == .noMessageStored || self == .mostRecentMessageStored }
+    package var isKnown: Bool { self == .noMessageStored || self == .mostRecentMessageStored }
 
     /// The policy a channel is created with, from its JSON number: nil unless it is 0 or 1
     /// (`1.0` counts as 1).
-    public init?(creating value: JSONValue) {
+    package init?(creating value: JSONValue) {
         guard let number = value.int64Value, number == 0 || number == 1 else { return nil }
         self.init(rawValue: Int(number))
     }

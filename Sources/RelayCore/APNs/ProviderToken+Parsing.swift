@@ -17,7 +17,7 @@ extension ProviderToken {
     }
 
     /// Longest `kid` or `iss` read; Apple's are 10 characters.
-    public static let maxIdentifierLength = 64
+    package static let maxIdentifierLength = 64
 
     /// Parses the `authorization` header value (nil when absent). `parseJSON` reads the decoded
     /// header and claims JSON.
@@ -26,7 +26,7 @@ extension ProviderToken {
     }
 
     /// The token after `bearer ` (the scheme in any letter case), or the reason it is missing.
-    public static func bearerToken(in authorization: String?) -> Result<String, APNsError> {
+    package static func bearerToken(in authorization: String?) -> Result<String, APNsError> {
         guard let authorization, !authorization.utf8.allSatisfy({ $0 == UInt8(ascii: " ") }) else {
             return .failure(APNsError(.missingProviderToken, "no authorization header; send 'bearer <provider token>'"))
         }
@@ -48,7 +48,7 @@ extension ProviderToken {
     }
 
     /// Parses the token itself (what follows `bearer `).
-    public static func parse(token: String, parseJSON: APNsBodyParser) -> Result<ProviderToken, APNsError> {
+    package static func parse(token: String, parseJSON: APNsBodyParser) -> Result<ProviderToken, APNsError> {
         guard token.utf8.count <= maxLength else {
             return .failure(invalid("the provider token is \(token.utf8.count) bytes; the limit is \(maxLength)"))
         }

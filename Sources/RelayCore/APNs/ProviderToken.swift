@@ -7,20 +7,20 @@
 /// with dots; the signature is the 64-byte `r || s` of JWS, not DER.
 public struct ProviderToken: Sendable, Hashable {
     /// The token exactly as sent after `bearer `.
-    public let raw: String
+    package let raw: String
     /// `kid`: the signing key's ID.
-    public let keyID: String
+    package let keyID: String
     /// `iss`: the developer team's ID.
-    public let teamID: String
+    package let teamID: String
     /// `iat`: when the token was issued, Unix seconds.
-    public let issuedAt: UnixSeconds
+    package let issuedAt: UnixSeconds
     /// The bytes the signature covers: `<header>.<claims>` as sent, ASCII.
-    public let signingInput: [UInt8]
+    package let signingInput: [UInt8]
     /// The ES256 signature: 32 bytes of `r` then 32 bytes of `s`.
-    public let signature: [UInt8]
+    package let signature: [UInt8]
 
     /// A parsed token.
-    public init(
+    package init(
         raw: String, keyID: String, teamID: String, issuedAt: UnixSeconds, signingInput: [UInt8], signature: [UInt8]
     ) {
         self.raw = raw
@@ -32,19 +32,19 @@ public struct ProviderToken: Sendable, Hashable {
     }
 
     /// Longest token the relay reads; Apple's tokens are about 200 characters.
-    public static let maxLength = 4096
+    package static let maxLength = 4096
     /// Oldest a token may be: Apple refuses an `iat` more than one hour old.
-    public static let maxAge: Double = 3600
+    package static let maxAge: Double = 3600
     /// How far in the future `iat` may lie before the token is refused. Apple only says `iat`
     /// must be within an hour of now; the relay allows five minutes of clock skew for a future
     /// `iat` and refuses more as `InvalidProviderToken` (a token from the future was not issued
     /// correctly, and it would otherwise outlive the one-hour rule).
-    public static let defaultMaxFutureSkew: Double = 300
+    package static let defaultMaxFutureSkew: Double = 300
 
     /// The age rule at real time `now`: `403 ExpiredProviderToken` when `iat` is more than
     /// `maxAge` seconds ago (exactly `maxAge` is still valid), `403 InvalidProviderToken` when it is
     /// more than `maxFutureSkew` seconds ahead; nil when the token may be used.
-    public func checkAge(
+    package func checkAge(
         at now: UnixSeconds, maxAge: Double = ProviderToken.maxAge,
         maxFutureSkew: Double = ProviderToken.defaultMaxFutureSkew
     ) -> APNsError? {

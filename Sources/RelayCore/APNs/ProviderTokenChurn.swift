@@ -15,7 +15,7 @@
 /// keeps serving the token it already accepted and only refuses the new one.
 public struct ProviderTokenChurn: Sendable, Hashable {
     /// What presenting a token did.
-    public enum Presentation: Sendable, Hashable {
+    package enum Presentation: Sendable, Hashable {
         /// The token is the one already accepted on this connection.
         case known
         /// The token is new and now the connection's current token.
@@ -26,16 +26,16 @@ public struct ProviderTokenChurn: Sendable, Hashable {
     public static let defaultMinimumInterval: Double = 20 * 60
 
     /// Minimum seconds between accepting one token and accepting a different one.
-    public let minimumInterval: Double
+    package let minimumInterval: Double
     /// The token currently accepted on the connection.
-    public private(set) var current: ProviderToken?
+    package private(set) var current: ProviderToken?
     /// The real time `current` was accepted.
-    public private(set) var acceptedAt: UnixSeconds?
+    package private(set) var acceptedAt: UnixSeconds?
     /// The team bound to the connection by its first accepted token.
-    public private(set) var teamID: String?
+    package private(set) var teamID: String?
     /// The `authorization` header that last carried `current` (see `authenticate`); nil until a
     /// header has, and again whenever another token is accepted.
-    public internal(set) var currentAuthorization: String?
+    package internal(set) var currentAuthorization: String?
 
     /// A fresh connection's state.
     public init(minimumInterval: Double = ProviderTokenChurn.defaultMinimumInterval) {
@@ -44,13 +44,13 @@ public struct ProviderTokenChurn: Sendable, Hashable {
 
     /// The accepted token when `raw` is exactly it, so the connection can skip parsing and
     /// signature verification for the token it already knows.
-    public func known(_ raw: String) -> ProviderToken? {
+    package func known(_ raw: String) -> ProviderToken? {
         guard let current, current.raw == raw else { return nil }
         return current
     }
 
     /// Presents a verified token at real time `now`.
-    public mutating func present(_ token: ProviderToken, at now: UnixSeconds) -> Result<Presentation, APNsError> {
+    package mutating func present(_ token: ProviderToken, at now: UnixSeconds) -> Result<Presentation, APNsError> {
         if let current, current.raw == token.raw { return .success(.known) }
         if let teamID, teamID != token.teamID {
             return .failure(

@@ -1,24 +1,24 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Per-activity tallies of what happened to its updates, for the push log and rate-limit testing.
-public struct ActivityCounters: Sendable, Hashable {
+package struct ActivityCounters: Sendable, Hashable {
     /// Updates shown (at once or after being held).
-    public var applied = 0
+    package var applied = 0
     /// Updates held for the first time (nothing else pending).
-    public var deferred = 0
+    package var deferred = 0
     /// Updates held that replaced an older held one.
-    public var coalesced = 0
+    package var coalesced = 0
     /// Held updates dropped (replaced, made obsolete by newer data, or cut off by the end).
-    public var discarded = 0
+    package var discarded = 0
     /// Updates ignored as older than the newest data.
-    public var ignoredStale = 0
+    package var ignoredStale = 0
     /// Updates refused over budget in strict mode.
-    public var refusedOverBudget = 0
+    package var refusedOverBudget = 0
     /// Updates rejected (ended, too large, invalid).
-    public var rejected = 0
+    package var rejected = 0
 
     /// All zero.
-    public init() {}
+    package init() {}
 
     /// The counters' JSON keys, in the order `init(json:)` reads them.
     static let keys = [
@@ -26,7 +26,7 @@ public struct ActivityCounters: Sendable, Hashable {
     ]
 
     /// Every counter by name.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "applied": .int(Int64(applied)), "deferred": .int(Int64(deferred)), "coalesced": .int(Int64(coalesced)),
             "discarded": .int(Int64(discarded)), "ignoredStale": .int(Int64(ignoredStale)),
@@ -35,7 +35,7 @@ public struct ActivityCounters: Sendable, Hashable {
     }
 
     /// Restores counters written by `json`; a missing counter is 0, a negative one an error.
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         var values: [Int] = []
         for key in Self.keys {

@@ -1,12 +1,12 @@
 /// Why an activity could not be started.
-public enum ActivityError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ActivityError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Attributes + content state are `bytes` long as compact JSON, over `limit`.
     case tooLarge(bytes: Int, limit: Int)
     /// `field` holds `value`, which is not allowed; `message` says why.
     case invalidValue(field: String, value: String, message: String)
 
     /// One line for the app API's `message`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .tooLarge(let bytes, let limit):
             return "attributes and content state are \(bytes) bytes, over the \(limit)-byte limit"
@@ -16,7 +16,7 @@ public enum ActivityError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The app API error code: `tooLarge` (413) or `invalidValue` (400).
-    public var code: String {
+    package var code: String {
         switch self {
         case .tooLarge: return "tooLarge"
         case .invalidValue: return "invalidValue"

@@ -3,7 +3,7 @@
 /// `active` → `stale` (stale date reached; a later update can make it active again) → `ended` (by the
 /// app, a push or the system after the active lifetime) → `dismissed` (gone from the Lock Screen).
 /// ActivityKit's `pending` (scheduled start) is not emulated.
-public enum ActivityState: String, Sendable, Hashable, CaseIterable {
+package enum ActivityState: String, Sendable, Hashable, CaseIterable {
     /// Running and current.
     case active
     /// Running, but its content is past its stale date.
@@ -14,5 +14,5 @@ public enum ActivityState: String, Sendable, Hashable, CaseIterable {
     case dismissed
 
     /// True for `ended` and `dismissed`: the activity takes no more updates.
-    public var isOver: Bool { self == .ended || self == .dismissed }
+    package var isOver: Bool { self == .ended || self == .dismissed }
 }

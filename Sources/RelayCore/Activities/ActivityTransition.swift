@@ -2,7 +2,7 @@
 ///
 /// `LiveActivity.advance(to:rules:)` returns these in time order; state changes caused by an update
 /// itself (an update whose stale date is already past) are part of that update, not transitions.
-public enum ActivityTransition: Sendable, Hashable {
+package enum ActivityTransition: Sendable, Hashable {
     /// The stale date was reached.
     case becameStale(at: UnixSeconds)
     /// A held update was applied (drawing a budget token if it was held for the budget).
@@ -15,7 +15,7 @@ public enum ActivityTransition: Sendable, Hashable {
     case dismissed(at: UnixSeconds)
 
     /// When it happened.
-    public var at: UnixSeconds {
+    package var at: UnixSeconds {
         switch self {
         case .becameStale(let at), .endedBySystem(let at), .dismissed(let at): return at
         case .deferredUpdateApplied(let at, _), .deferredUpdateDiscarded(let at, _): return at

@@ -1,9 +1,9 @@
-public import RelayJSON
+package import RelayJSON
 
 /// New content for a Live Activity, from the app (`Activity.update`) or an `update` push.
-public struct ActivityUpdate: Sendable, Hashable {
+package struct ActivityUpdate: Sendable, Hashable {
     /// The new content state (the app's `ContentState` as JSON).
-    public var contentState: JSONValue {
+    package var contentState: JSONValue {
         didSet {
             knownContentStateBytes = nil
             knownShape = nil
@@ -16,16 +16,16 @@ public struct ActivityUpdate: Sendable, Hashable {
     /// must be taken. Cleared whenever `contentState` changes.
     private var knownShape: UInt64?
     /// The new stale date; nil means the new content never goes stale. It replaces the old one.
-    public var staleDate: UnixSeconds?
+    package var staleDate: UnixSeconds?
     /// The new relevance score; nil keeps the current one.
-    public var relevanceScore: Double?
+    package var relevanceScore: Double?
     /// The alert to show with the update (title, body, sound), passed through to events.
-    public var alert: JSONValue?
+    package var alert: JSONValue?
     /// When the data was generated; nil means "now", the time the update arrives.
-    public var timestamp: UnixSeconds?
+    package var timestamp: UnixSeconds?
 
     /// An update with the given parts.
-    public init(
+    package init(
         contentState: JSONValue, staleDate: UnixSeconds? = nil, relevanceScore: Double? = nil, alert: JSONValue? = nil,
         timestamp: UnixSeconds? = nil
     ) {
@@ -57,13 +57,13 @@ public struct ActivityUpdate: Sendable, Hashable {
     var contentStateShape: UInt64 { knownShape ?? ContentStateShape.fingerprint(of: contentState) }
 
     /// Updates are equal when what they show is: the remembered size and shape are not part of the value.
-    public static func == (left: ActivityUpdate, right: ActivityUpdate) -> Bool {
+    package static func == (left: ActivityUpdate, right: ActivityUpdate) -> Bool {
         left.contentState == right.contentState && left.staleDate == right.staleDate
             && left.relevanceScore == right.relevanceScore && left.alert == right.alert
             && left.timestamp == right.timestamp
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(contentState)
         hasher.combine(staleDate)
         hasher.combine(relevanceScore)
@@ -81,7 +81,7 @@ public struct ActivityUpdate: Sendable, Hashable {
 }
 
 /// Where an update comes from, which decides whether it draws on the update budget.
-public enum ActivityUpdateSource: Sendable, Hashable {
+package enum ActivityUpdateSource: Sendable, Hashable {
     /// The app itself (`Activity.update`): applied at once, never counted against the budget.
     case app
     /// An ActivityKit push with its `apns-priority`. 10 (or more) draws on the budget; anything lower
@@ -89,7 +89,7 @@ public enum ActivityUpdateSource: Sendable, Hashable {
     case push(priority: Int)
 
     /// True for pushes that draw on the update budget.
-    public var drawsOnBudget: Bool {
+    package var drawsOnBudget: Bool {
         if case .push(let priority) = self { return priority >= 10 }
         return false
     }
@@ -99,7 +99,7 @@ public enum ActivityUpdateSource: Sendable, Hashable {
 
 extension ActivityUpdate {
     /// The app API shape `{contentState, staleDate?, relevanceScore?, alert?, timestamp?}`; nil members are left out.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: JSONObject = ["contentState": contentState]
         if let staleDate { members["staleDate"] = .number(staleDate) }
         if let relevanceScore { members["relevanceScore"] = .number(relevanceScore) }
@@ -110,7 +110,7 @@ extension ActivityUpdate {
 
     /// Reads the app API body of `POST /v1/activities/{id}/update`. `contentState` must be an object,
     /// `alert` an object when present, numbers finite; unknown keys are errors naming the key.
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         try fields.rejectUnknown(["contentState", "staleDate", "relevanceScore", "alert", "timestamp"])
         try self.init(fields: fields)

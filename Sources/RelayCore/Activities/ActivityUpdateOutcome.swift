@@ -1,7 +1,7 @@
 /// What the emulated device did with an update. The provider still answers `200` for every outcome
 /// but `refusedOverBudget` (`429`) and `rejectedEnded` (`410 Unregistered`); the outcome goes to the
 /// push log and the event stream.
-public enum ActivityUpdateOutcome: Sendable, Hashable {
+package enum ActivityUpdateOutcome: Sendable, Hashable {
     /// Shown now.
     case applied
     /// Held until `until` (see `DeferralReason`); nothing else was pending.
@@ -21,7 +21,7 @@ public enum ActivityUpdateOutcome: Sendable, Hashable {
 
     /// The push-record outcome word: `applied`, `deferred`, `ignored` (older than the newest data, or
     /// after the end, which ActivityKit ignores) or `rejected` (over budget in strict mode, too large, invalid).
-    public var recordOutcome: String {
+    package var recordOutcome: String {
         switch self {
         case .applied: return "applied"
         case .deferred, .coalesced: return "deferred"
@@ -32,7 +32,7 @@ public enum ActivityUpdateOutcome: Sendable, Hashable {
 }
 
 /// What the emulated device did with an end request.
-public enum ActivityEndOutcome: Sendable, Hashable {
+package enum ActivityEndOutcome: Sendable, Hashable {
     /// Ended now; leaves the Lock Screen at `dismissAt` (already `dismissed` when that is now).
     case ended(dismissAt: UnixSeconds)
     /// The end's timestamp is older than the last applied update.

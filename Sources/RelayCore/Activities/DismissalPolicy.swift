@@ -1,7 +1,7 @@
-public import RelayJSON
+package import RelayJSON
 
 /// When an ended activity leaves the Lock Screen (ActivityKit's `ActivityUIDismissalPolicy`).
-public enum DismissalPolicy: Sendable, Hashable {
+package enum DismissalPolicy: Sendable, Hashable {
     /// Up to `RelayRules.dismissalWindow` (4 h) after the end.
     case `default`
     /// At once: the activity is dismissed when it ends.
@@ -11,7 +11,7 @@ public enum DismissalPolicy: Sendable, Hashable {
 
     /// The policy a push `end` implies by its `dismissal-date`: none → `default`; at or before `now` →
     /// `immediate`; later → `after(date)`.
-    public static func fromPush(dismissalDate: UnixSeconds?, at now: UnixSeconds) -> DismissalPolicy {
+    package static func fromPush(dismissalDate: UnixSeconds?, at now: UnixSeconds) -> DismissalPolicy {
         guard let dismissalDate else { return .default }
         return dismissalDate <= now ? .immediate : .after(dismissalDate)
     }
@@ -19,7 +19,7 @@ public enum DismissalPolicy: Sendable, Hashable {
     /// When an activity started at `startedAt` and ended at `endedAt` is dismissed under this policy:
     /// `default` → end + window; `immediate` → end; `after(d)` → d clamped to [end, end + window]; and in
     /// every case no later than `startedAt + maxVisibleLifetime` (but never before the end).
-    public func dismissAt(endedAt: UnixSeconds, startedAt: UnixSeconds, rules: RelayRules) -> UnixSeconds {
+    package func dismissAt(endedAt: UnixSeconds, startedAt: UnixSeconds, rules: RelayRules) -> UnixSeconds {
         let windowEnd = endedAt + max(0, rules.dismissalWindow)
         let wanted: UnixSeconds
         switch self {
@@ -31,7 +31,7 @@ public enum DismissalPolicy: Sendable, Hashable {
     }
 
     /// The app API shape: `"default"`, `"immediate"` or `{"after": unixSeconds}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .default: return "default"
         case .immediate: return "immediate"
@@ -40,7 +40,7 @@ public enum DismissalPolicy: Sendable, Hashable {
     }
 
     /// Reads the app API shape; errors name `path` (e.g. `dismissalPolicy`).
-    public init(json: JSONValue, path: String = "dismissalPolicy") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "dismissalPolicy") throws(JSONFieldError) {
         switch json {
         case .string("default"): self = .default
         case .string("immediate"): self = .immediate

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - JSON
 
@@ -8,7 +8,7 @@ extension LiveActivity {
     /// `endedAt`, `dismissAt`, `lastTimestamp`; absent values as null) plus `systemEndAt`, `pendingUpdate`
     /// (the held update with `releaseAt` and `reason`, or null), `updateBudget` and `counters`.
     /// `fromJSON` reads it back in full, so the store keeps activities in this shape.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "id": .string(id),
             "deviceId": .string(deviceId),
@@ -35,7 +35,7 @@ extension LiveActivity {
     /// Restores an activity written by `json`, every field included. Errors name the offending key;
     /// unknown keys are ignored (later versions may add some). `endedAt` and `dismissAt` must be set
     /// exactly when the state is `ended` or `dismissed`.
-    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> LiveActivity {
+    package static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> LiveActivity {
         let fields = try JSONFields(json)
         let stateText = try fields.requireString("state")
         guard let state = ActivityState(rawValue: stateText) else {

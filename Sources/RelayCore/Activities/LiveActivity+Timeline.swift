@@ -17,7 +17,7 @@ extension LiveActivity {
 
     /// The earliest time something will happen on its own (stale, held update, system end, dismissal),
     /// or nil once dismissed: when the shell should call `advance(to:)` next.
-    public var nextDeadline: UnixSeconds? { nextStep()?.at }
+    package var nextDeadline: UnixSeconds? { nextStep()?.at }
 
     /// Applies, in time order, every transition due at or before `time` and returns them, each stamped
     /// with its own time. Correct however far `time` jumps: a 20-hour jump yields stale, ended and
@@ -26,7 +26,7 @@ extension LiveActivity {
     /// At equal times the system end comes first (an activity is active for less than `activeLifetime`:
     /// anything due exactly at `systemEndAt` finds it ended), then a held update, then the stale date (a released
     /// update may move it). A time before the next deadline changes nothing.
-    public mutating func advance(to time: UnixSeconds, rules: RelayRules) -> [ActivityTransition] {
+    package mutating func advance(to time: UnixSeconds, rules: RelayRules) -> [ActivityTransition] {
         var transitions: [ActivityTransition] = []
         advance(to: time, rules: rules, into: &transitions)
         return transitions

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - Updates and the end
 
@@ -20,7 +20,7 @@ extension LiveActivity {
     /// one that would be held but is older than the held one is `ignoredStale`. Applying an update drops a
     /// held one that is not newer. The activity is first brought up to `now` with `advance(to:)`; call
     /// `advance` yourself before to observe the transitions that are due (they are not reported here).
-    public mutating func update(
+    package mutating func update(
         _ update: ActivityUpdate, source: ActivityUpdateSource, frequentPushesEnabled: Bool, rules: RelayRules,
         at now: UnixSeconds
     ) -> ActivityUpdateOutcome {
@@ -75,7 +75,7 @@ extension LiveActivity {
     /// content, and if newer it would arrive after the end, which ActivityKit ignores. Ending never
     /// draws on the update budget. The activity is first brought up to `now`, as in `update`.
     /// `contentShape`, when given, is `content`'s `ContentStateShape` fingerprint, taken when it was read.
-    public mutating func end(
+    package mutating func end(
         content: JSONValue?, contentShape: UInt64? = nil, dismissalPolicy: DismissalPolicy, timestamp: UnixSeconds?,
         rules: RelayRules, at now: UnixSeconds
     ) -> ActivityEndOutcome {

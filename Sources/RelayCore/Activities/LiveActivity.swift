@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// One Live Activity on the emulated device, and the rules of its life as a pure value.
 ///
@@ -13,47 +13,47 @@ public struct LiveActivity: Sendable, Hashable {
     private let identity: Identity
 
     /// The relay's ID for the activity.
-    public var id: String { identity.id }
+    package var id: String { identity.id }
     /// The emulated device it runs on.
-    public var deviceId: String { identity.deviceId }
+    package var deviceId: String { identity.deviceId }
     /// The app's bundle ID.
-    public var bundleId: String { identity.bundleId }
+    package var bundleId: String { identity.bundleId }
     /// The name of the app's `ActivityAttributes` type.
-    public var attributesType: String { identity.attributesType }
+    package var attributesType: String { identity.attributesType }
     /// The static attributes.
-    public var attributes: JSONValue { identity.attributes }
+    package var attributes: JSONValue { identity.attributes }
     /// The current content state (set with `show`).
-    public private(set) var contentState: JSONValue
+    package private(set) var contentState: JSONValue
     /// Where it is in its life.
-    public internal(set) var state: ActivityState
+    package internal(set) var state: ActivityState
     /// `ContentStateShape.fingerprint` of `contentState`, for the shape hint of the next push
     /// (set with `show`).
     private(set) var contentStateShape: UInt64
     /// When the current content goes stale, or nil for never.
-    public internal(set) var staleDate: UnixSeconds?
+    package internal(set) var staleDate: UnixSeconds?
     /// Orders the app's activities: higher first (see `ordered`). 0 unless set.
-    public internal(set) var relevanceScore: Double
+    package internal(set) var relevanceScore: Double
     /// The update push token, or nil (none asked for, or not issued yet). The shell rotates it.
     public var pushToken: String?
     /// The broadcast channel it listens to, or nil.
-    public var channelId: String? { identity.channelId }
+    package var channelId: String? { identity.channelId }
     /// When it started.
-    public var startedAt: UnixSeconds { identity.startedAt }
+    package var startedAt: UnixSeconds { identity.startedAt }
     /// When the system ends it if nothing ends it first: `startedAt + activeLifetime` under the rules it
     /// started with (kept, so a later config change does not shorten running activities).
-    public var systemEndAt: UnixSeconds { identity.systemEndAt }
+    package var systemEndAt: UnixSeconds { identity.systemEndAt }
     /// When it ended, or nil while running.
-    public internal(set) var endedAt: UnixSeconds?
+    package internal(set) var endedAt: UnixSeconds?
     /// When it leaves (or left) the Lock Screen, or nil while running.
-    public internal(set) var dismissAt: UnixSeconds?
+    package internal(set) var dismissAt: UnixSeconds?
     /// The timestamp of the newest applied data; older updates are ignored.
-    public internal(set) var lastTimestamp: UnixSeconds
+    package internal(set) var lastTimestamp: UnixSeconds
     /// The priority-10 push budget.
-    public internal(set) var updateBudget: UpdateBudget
+    package internal(set) var updateBudget: UpdateBudget
     /// The update held back, if any.
-    public internal(set) var pendingUpdate: PendingUpdate?
+    package internal(set) var pendingUpdate: PendingUpdate?
     /// What happened to its updates so far.
-    public internal(set) var counters: ActivityCounters
+    package internal(set) var counters: ActivityCounters
     /// Compact JSON bytes of `attributes`, kept so each update measures only its content state.
     var attributesBytes: Int { identity.attributesBytes }
     /// The members of the activity's JSON that never change, already written (see `serializedJSON`).
@@ -139,7 +139,7 @@ public struct LiveActivity: Sendable, Hashable {
     ///
     /// Attributes + content state must fit `maxActivityDataBytes`; a stale date at or before `now`
     /// starts it `stale`; `timestamp` (default `now`) becomes `lastTimestamp`; the update budget starts full.
-    public static func start(
+    package static func start(
         id: String, deviceId: String, bundleId: String, attributesType: String, attributes: JSONValue,
         contentState: JSONValue, staleDate: UnixSeconds? = nil, relevanceScore: Double? = nil,
         pushToken: String? = nil, channelId: String? = nil, timestamp: UnixSeconds? = nil,
@@ -177,13 +177,13 @@ public struct LiveActivity: Sendable, Hashable {
     }
 
     /// Compact JSON bytes of the attributes with `contentState`: what the size rule measures.
-    public func dataBytes(contentState: JSONValue) -> Int {
+    package func dataBytes(contentState: JSONValue) -> Int {
         attributesBytes + ActivityDataSize.bytes(of: contentState)
     }
 
     /// Follows a change of the app's frequent-pushes setting at `now`: the budget is resized keeping the
     /// tokens already drawn, and an update held for the budget is rescheduled to the new token time.
-    public mutating func setFrequentPushesEnabled(_ enabled: Bool, rules: RelayRules, at now: UnixSeconds) {
+    package mutating func setFrequentPushesEnabled(_ enabled: Bool, rules: RelayRules, at now: UnixSeconds) {
         guard updateBudget.configure(frequentPushesEnabled: enabled, rules: rules, at: now) else { return }
         if var pending = pendingUpdate, pending.reason == .budget {
             pending.releaseAt = max(now, updateBudget.availableAt(now))
@@ -193,7 +193,7 @@ public struct LiveActivity: Sendable, Hashable {
 
     /// The app's activities in display order: higher `relevanceScore` first, then the one started
     /// earlier (ActivityKit: "equal or absent, first started wins"), then by ID so the order is total.
-    public static func ordered(_ activities: [LiveActivity]) -> [LiveActivity] {
+    package static func ordered(_ activities: [LiveActivity]) -> [LiveActivity] {
         activities.sorted { left, right in
             if left.relevanceScore != right.relevanceScore { return left.relevanceScore > right.relevanceScore }
             if left.startedAt != right.startedAt { return left.startedAt < right.startedAt }

@@ -1,7 +1,7 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Why a push update is being held instead of applied.
-public enum DeferralReason: String, Sendable, Hashable, CaseIterable {
+package enum DeferralReason: String, Sendable, Hashable, CaseIterable {
     /// A priority-10 update over the hourly budget: released when the next token refills.
     case budget
     /// A low-priority (5 or 1) update: applied opportunistically after `lowPriorityDelay`.
@@ -12,17 +12,17 @@ public enum DeferralReason: String, Sendable, Hashable, CaseIterable {
 ///
 /// Only the latest state is held: a newer deferred update replaces it (coalescing), and an applied
 /// update at least as new makes it obsolete.
-public struct PendingUpdate: Sendable, Hashable {
+package struct PendingUpdate: Sendable, Hashable {
 
     /// The held update; its `timestamp` is always set (to the arrival time when the push had none).
-    public var update: ActivityUpdate
+    package var update: ActivityUpdate
     /// When it will be applied (for `budget`, when a token will be there; it draws that token then).
-    public var releaseAt: UnixSeconds
+    package var releaseAt: UnixSeconds
     /// Why it is held.
-    public var reason: DeferralReason
+    package var reason: DeferralReason
 
     /// A held update; `timestamp` is the resolved data time.
-    public init(update: ActivityUpdate, timestamp: UnixSeconds, releaseAt: UnixSeconds, reason: DeferralReason) {
+    package init(update: ActivityUpdate, timestamp: UnixSeconds, releaseAt: UnixSeconds, reason: DeferralReason) {
         var update = update
         update.timestamp = timestamp
         self.update = update
@@ -31,10 +31,10 @@ public struct PendingUpdate: Sendable, Hashable {
     }
 
     /// The data time of the held update.
-    public var timestamp: UnixSeconds { update.timestamp ?? releaseAt }
+    package var timestamp: UnixSeconds { update.timestamp ?? releaseAt }
 
     /// The update's members plus `releaseAt` and `reason`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         guard case .object(var members) = update.json else { return update.json }
         members["releaseAt"] = .number(releaseAt)
         members["reason"] = .string(reason.rawValue)
@@ -42,7 +42,7 @@ public struct PendingUpdate: Sendable, Hashable {
     }
 
     /// Restores a pending update written by `json`; errors name the member (prefixed with `path`).
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         let update = try ActivityUpdate(fields: fields)
         let reasonText = try fields.requireString("reason")

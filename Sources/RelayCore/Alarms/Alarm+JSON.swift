@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The alarm as JSON: the app API's alarm shape (CONTRACT section 5), which is also how the store
 /// persists alarms, and its exact inverse `fromJSON`.
@@ -6,7 +6,7 @@ extension Alarm {
     /// `id, deviceId, bundleId, state, schedule, countdownDuration, nextAlertAt, presentationState`
     /// as the contract lists them, plus `timeZone, presentation, metadata, tintColor, sound` as
     /// sent and the bookkeeping `occurrenceAt, hasAlerted, removedAt`. Absent values are `null`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "id": .string(id),
             "deviceId": .string(deviceId),
@@ -29,7 +29,7 @@ extension Alarm {
 
     /// Restores an alarm from its own `json`. Unlike scheduling, a fixed date in the past is fine
     /// (the alarm may be restored after it fired); the state must agree with `presentationState`.
-    public static func fromJSON(_ value: JSONValue) throws(AlarmError) -> Alarm {
+    package static func fromJSON(_ value: JSONValue) throws(AlarmError) -> Alarm {
         let members = try AlarmJSON.object(value, at: "alarm")
         func string(_ key: String, maxBytes: Int = AlarmLimits.maximumIdentifierBytes) throws(AlarmError) -> String {
             try AlarmJSON.string(AlarmJSON.required(members, key, in: ""), at: key, maxBytes: maxBytes)

@@ -7,7 +7,7 @@
 /// own `advance(to: now)` still reports what time did.
 extension Alarm {
     /// Pauses a running countdown, keeping the time elapsed so far. Only from `countdown`.
-    public mutating func pause(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
+    package mutating func pause(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
         try perform("pause", at: now) { alarm throws(AlarmError) in
             guard alarm.state == .countdown,
                 case .countdown(let total, let elapsed, let start, _)? = alarm.presentationState
@@ -21,7 +21,7 @@ extension Alarm {
     }
 
     /// Resumes a paused countdown from `now` for the time that remained. Only from `paused`.
-    public mutating func resume(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
+    package mutating func resume(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
         try perform("resume", at: now) { alarm throws(AlarmError) in
             guard alarm.state == .paused, case .paused(let total, let elapsed)? = alarm.presentationState else {
                 throw AlarmError.invalidState(current: alarm.state, operation: "resume")
@@ -33,7 +33,7 @@ extension Alarm {
 
     /// Snooze / repeat: counts down again for postAlert (else preAlert) seconds. Only from
     /// `alerting`; an alarm with neither duration throws `noCountdownDuration`.
-    public mutating func countdown(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
+    package mutating func countdown(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
         try perform("countdown", at: now) { alarm throws(AlarmError) in
             guard alarm.state == .alerting else {
                 throw AlarmError.invalidState(current: alarm.state, operation: "countdown")
@@ -50,7 +50,7 @@ extension Alarm {
     /// is removed. A repeating alarm is rescheduled to its first occurrence after both `now` and
     /// the current cycle's alert, so stopping it while still `scheduled` skips that alert; it
     /// lands in `scheduled`, or `countdown` when that occurrence's pre-alert has already begun.
-    public mutating func stop(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
+    package mutating func stop(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
         try perform("stop", at: now) { alarm throws(AlarmError) in
             let previous = alarm.state
             guard alarm.isRepeating,
@@ -65,7 +65,7 @@ extension Alarm {
     }
 
     /// Removes the alarm whatever its state or schedule, repeating or not.
-    public mutating func cancel(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
+    package mutating func cancel(at now: UnixSeconds) throws(AlarmError) -> [AlarmTransition] {
         try perform("cancel", at: now) { alarm throws(AlarmError) in
             alarm.remove(at: now)
             return [.removed(at: now)]

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Parsing the app API's `POST /v1/alarms` body into a scheduled alarm.
 extension Alarm {
@@ -7,7 +7,7 @@ extension Alarm {
     /// metadata?, tintColor?, sound?}` (a `null` member counts as absent; unknown members are
     /// ignored). `defaultId` (a fresh UUID string from the caller) is used when the body has no
     /// `id`. Errors name the JSON path, e.g. `schedule.relative.hour: must be an integer 0-23`.
-    public static func fromRequest(_ body: JSONValue, defaultId: String, at now: UnixSeconds) throws(AlarmError)
+    package static func fromRequest(_ body: JSONValue, defaultId: String, at now: UnixSeconds) throws(AlarmError)
         -> Alarm
     {
         let members = try AlarmJSON.object(body, at: "body")

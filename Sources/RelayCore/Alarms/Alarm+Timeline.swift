@@ -4,7 +4,7 @@ extension Alarm {
     /// The next instant at which time alone changes the alarm: the start of the pre-alert
     /// countdown (or the alert itself, without preAlert) while `scheduled`, the fire date while
     /// `countdown`; nil while `paused`, `alerting` or removed, which only an operation changes.
-    public var nextDeadline: UnixSeconds? {
+    package var nextDeadline: UnixSeconds? {
         guard removedAt == nil else { return nil }
         switch state {
         case .scheduled:
@@ -24,7 +24,7 @@ extension Alarm {
     /// alert without preAlert, `countdown` → `alerting` at the fire date. However far `time` jumps,
     /// the alarm ends at most at `alerting`, where it stays until an operation. A `time` before
     /// the next deadline changes nothing.
-    public mutating func advance(to time: UnixSeconds) -> [AlarmTransition] {
+    package mutating func advance(to time: UnixSeconds) -> [AlarmTransition] {
         var transitions: [AlarmTransition] = []
         while let deadline = nextDeadline, deadline <= time {
             let previous = state

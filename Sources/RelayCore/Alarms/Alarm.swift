@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// One AlarmKit alarm on an emulated device, as a pure value.
 ///
@@ -14,42 +14,42 @@ public import RelayJSON
 /// - `presentationState`: `.alert` of the time the alarm is for while `scheduled` or `alerting`
 ///   (a relative schedule's own hour and minute, else the wall clock of the alert instant in the
 ///   alarm's time zone), `.countdown` / `.paused` in those states, nil only once removed.
-public struct Alarm: Sendable, Hashable {
+package struct Alarm: Sendable, Hashable {
     /// The alarm's identifier, a UUID string chosen by the caller.
-    public let id: String
+    package let id: String
     /// The emulated device that owns the alarm.
-    public let deviceId: String
+    package let deviceId: String
     /// The app that scheduled it.
-    public let bundleId: String
+    package let bundleId: String
     /// When it alerts; nil for a timer (countdown only).
-    public let schedule: AlarmSchedule?
+    package let schedule: AlarmSchedule?
     /// IANA identifier of the time zone relative schedules and alert times follow (default `UTC`).
-    public let timeZone: String
+    package let timeZone: String
     /// Pre- and post-alert countdown lengths, if any.
-    public let countdownDuration: AlarmCountdownDuration?
+    package let countdownDuration: AlarmCountdownDuration?
     /// `AlarmPresentation` texts as the app sent them: `{alert, countdown?, paused?}`.
-    public let presentation: JSONValue
+    package let presentation: JSONValue
     /// The app's `AlarmMetadata`, as sent.
-    public let metadata: JSONValue?
+    package let metadata: JSONValue?
     /// `AlarmAttributes.tintColor`, as sent.
-    public let tintColor: String?
+    package let tintColor: String?
     /// The alert sound name, as sent.
-    public let sound: String?
+    package let sound: String?
 
     /// The current state (the last one before removal, for a removed alarm).
-    public internal(set) var state: AlarmState
+    package internal(set) var state: AlarmState
     /// When it will next alert if nobody acts (see the type's documentation).
-    public internal(set) var nextAlertAt: UnixSeconds?
+    package internal(set) var nextAlertAt: UnixSeconds?
     /// What its Live Activity shows (see the type's documentation).
-    public internal(set) var presentationState: AlarmPresentationState?
+    package internal(set) var presentationState: AlarmPresentationState?
     /// The scheduled alert instant of the current cycle, nil for a timer. `stop` on a repeating
     /// alarm reschedules to the first occurrence after this one (and after now).
-    public internal(set) var occurrenceAt: UnixSeconds?
+    package internal(set) var occurrenceAt: UnixSeconds?
     /// True once the alarm has alerted in its current cycle (reset when a repeating alarm is
     /// rescheduled); a countdown that follows an alert is a post-alert (snooze) countdown.
-    public internal(set) var hasAlerted: Bool
+    package internal(set) var hasAlerted: Bool
     /// When it was stopped for good or cancelled; nil while it exists.
-    public internal(set) var removedAt: UnixSeconds?
+    package internal(set) var removedAt: UnixSeconds?
 
     /// Creates an alarm from already-validated parts and places it in its first state. Callers
     /// go through `schedule(...)`, which validates, or `fromJSON`, which restores.
@@ -77,7 +77,7 @@ public struct Alarm: Sendable, Hashable {
     }
 
     /// True for a weekly relative alarm, which `stop` reschedules instead of removing.
-    public var isRepeating: Bool { schedule?.isRepeating ?? false }
+    package var isRepeating: Bool { schedule?.isRepeating ?? false }
 }
 
 // MARK: - Scheduling
@@ -94,7 +94,7 @@ extension Alarm {
     /// A fixed date equal to `now` is accepted and alerts on the next `advance(to: now)`.
     /// Errors name the field: `id`, `deviceId`, `bundleId`, `timeZone`, `schedule...`,
     /// `countdownDuration...`, `presentation...`, `metadata`, `tintColor`, `sound`.
-    public static func schedule(
+    package static func schedule(
         id: String, deviceId: String, bundleId: String, schedule: AlarmSchedule?, timeZone: String = "UTC",
         countdownDuration: AlarmCountdownDuration?, presentation: JSONValue, metadata: JSONValue? = nil,
         tintColor: String? = nil, sound: String? = nil, at now: UnixSeconds

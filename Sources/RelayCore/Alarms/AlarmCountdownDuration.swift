@@ -1,24 +1,24 @@
-public import RelayJSON
+package import RelayJSON
 
 /// How long an alarm counts down, as AlarmKit's `Alarm.CountdownDuration`.
 ///
 /// `preAlert` is the countdown before the alert (a timer's length, or how long before a scheduled
 /// alert the countdown starts). `postAlert` is the countdown after the alarm alerted and the person
 /// chose to count down again (snooze / repeat); when it is nil, `preAlert` is used instead.
-public struct AlarmCountdownDuration: Sendable, Hashable {
+package struct AlarmCountdownDuration: Sendable, Hashable {
     /// Seconds of countdown before the alert, or nil for none.
-    public var preAlert: Double?
+    package var preAlert: Double?
     /// Seconds of countdown after an alert (snooze / repeat), or nil to reuse `preAlert`.
-    public var postAlert: Double?
+    package var postAlert: Double?
 
     /// A countdown duration; both parts are optional as in AlarmKit.
-    public init(preAlert: Double?, postAlert: Double?) {
+    package init(preAlert: Double?, postAlert: Double?) {
         self.preAlert = preAlert
         self.postAlert = postAlert
     }
 
     /// The length of a post-alert countdown: `postAlert`, else `preAlert`, else nil (no snooze).
-    public var snoozeDuration: Double? { postAlert ?? preAlert }
+    package var snoozeDuration: Double? { postAlert ?? preAlert }
 
     /// Fails unless each present part is a positive, finite number of seconds within the limit.
     func validate() throws(AlarmError) {
@@ -42,7 +42,7 @@ public struct AlarmCountdownDuration: Sendable, Hashable {
 
 extension AlarmCountdownDuration {
     /// `{"preAlert": seconds | null, "postAlert": seconds | null}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "preAlert": .optional(preAlert.map(JSONValue.number)),
             "postAlert": .optional(postAlert.map(JSONValue.number)),
@@ -50,7 +50,7 @@ extension AlarmCountdownDuration {
     }
 
     /// Parses and validates `{preAlert?, postAlert?}`; errors name paths under `countdownDuration`.
-    public init(json: JSONValue) throws(AlarmError) {
+    package init(json: JSONValue) throws(AlarmError) {
         let path = "countdownDuration"
         let members = try AlarmJSON.object(json, at: path)
         let preAlert = try AlarmJSON.member(members, "preAlert").map { value throws(AlarmError) in

@@ -2,7 +2,7 @@
 ///
 /// Field errors name the JSON path of the offending input (`schedule.relative.hour`) and say what
 /// was wrong with the value, so the app API can hand the message straight back to the caller.
-public enum AlarmError: Error, Sendable, Hashable {
+package enum AlarmError: Error, Sendable, Hashable {
     /// An input field is missing, of the wrong type or out of range. `path` is its JSON path.
     case invalidField(path: String, message: String)
     /// The operation is not allowed from the alarm's current state (AlarmKit throws here too).
@@ -13,7 +13,7 @@ public enum AlarmError: Error, Sendable, Hashable {
     case alarmRemoved(id: String)
 
     /// A short machine-readable code for the app API's `{"error": ...}` body.
-    public var code: String {
+    package var code: String {
         switch self {
         case .invalidField: return "invalidRequest"
         case .invalidState, .noCountdownDuration: return "invalidState"
@@ -22,7 +22,7 @@ public enum AlarmError: Error, Sendable, Hashable {
     }
 
     /// A human-readable explanation naming the field or the state involved.
-    public var message: String {
+    package var message: String {
         switch self {
         case .invalidField(let path, let message):
             return "\(path): \(message)"
@@ -38,5 +38,5 @@ public enum AlarmError: Error, Sendable, Hashable {
 
 extension AlarmError: CustomStringConvertible {
     /// Same as `message`.
-    public var description: String { message }
+    package var description: String { message }
 }

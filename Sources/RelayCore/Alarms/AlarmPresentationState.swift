@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// What the alarm's Live Activity shows, as AlarmKit's `AlarmPresentationState.Mode`.
 ///
@@ -8,7 +8,7 @@ public import RelayJSON
 ///   recent start or resume (0 if never paused), `startDate` that start or resume, and
 ///   `fireDate = startDate + (totalCountdownDuration - previouslyElapsedDuration)` when it alerts.
 /// - `paused`: a paused countdown; `previouslyElapsedDuration` is everything elapsed so far.
-public enum AlarmPresentationState: Sendable, Hashable {
+package enum AlarmPresentationState: Sendable, Hashable {
     case alert(hour: Int, minute: Int)
     case countdown(
         totalCountdownDuration: Double, previouslyElapsedDuration: Double, startDate: UnixSeconds,
@@ -16,7 +16,7 @@ public enum AlarmPresentationState: Sendable, Hashable {
     case paused(totalCountdownDuration: Double, previouslyElapsedDuration: Double)
 
     /// The mode name used in JSON and in `alarm.updated` events: `alert`, `countdown` or `paused`.
-    public var mode: String {
+    package var mode: String {
         switch self {
         case .alert: return "alert"
         case .countdown: return "countdown"
@@ -31,7 +31,7 @@ extension AlarmPresentationState {
     /// `{"mode": "alert", "time": {"hour", "minute"}}`, `{"mode": "countdown",
     /// "totalCountdownDuration", "previouslyElapsedDuration", "startDate", "fireDate"}` or
     /// `{"mode": "paused", "totalCountdownDuration", "previouslyElapsedDuration"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .alert(let hour, let minute):
             return ["mode": "alert", "time": ["hour": .int(Int64(hour)), "minute": .int(Int64(minute))]]
@@ -49,7 +49,7 @@ extension AlarmPresentationState {
     }
 
     /// Parses the JSON shape back; errors name paths under `presentationState`.
-    public init(json: JSONValue) throws(AlarmError) {
+    package init(json: JSONValue) throws(AlarmError) {
         let path = "presentationState"
         let members = try AlarmJSON.object(json, at: path)
         let mode = try AlarmJSON.required(members, "mode", in: path)

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// When an alarm alerts, as AlarmKit's `Alarm.Schedule`.
 ///
@@ -8,12 +8,12 @@ public import RelayJSON
 ///
 /// JSON (`schedule` in the app API): `{"fixed": unixSeconds}` or
 /// `{"relative": {"hour": 7, "minute": 30, "repeats": "never" | {"weekly": ["monday", ...]}}}`.
-public enum AlarmSchedule: Sendable, Hashable {
+package enum AlarmSchedule: Sendable, Hashable {
     case fixed(UnixSeconds)
     case relative(hour: Int, minute: Int, repeats: Recurrence)
 
     /// How often a relative schedule recurs.
-    public enum Recurrence: Sendable, Hashable {
+    package enum Recurrence: Sendable, Hashable {
         /// Once, at the next occurrence of the time after scheduling.
         case never
         /// On each listed day of the week (in the alarm's time zone). Never empty once validated;
@@ -22,7 +22,7 @@ public enum AlarmSchedule: Sendable, Hashable {
     }
 
     /// A day of the week, named as in JSON (`"monday"`); ordered Sunday first as `Locale.Weekday`.
-    public enum Weekday: String, Sendable, Hashable, CaseIterable, Comparable {
+    package enum Weekday: String, Sendable, Hashable, CaseIterable, Comparable {
         case sunday, monday, tuesday, wednesday, thursday, friday, saturday
 
         /// 0 for Sunday through 6 for Saturday.
@@ -39,11 +39,11 @@ public enum AlarmSchedule: Sendable, Hashable {
         }
 
         /// Orders by `index`, Sunday first.
-        public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.index < rhs.index }
+        package static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.index < rhs.index }
     }
 
     /// True for a weekly relative schedule: `stop` reschedules it instead of removing it.
-    public var isRepeating: Bool {
+    package var isRepeating: Bool {
         if case .relative(_, _, .weekly) = self { return true }
         return false
     }
@@ -83,7 +83,7 @@ public enum AlarmSchedule: Sendable, Hashable {
 
 extension AlarmSchedule {
     /// The schedule in the app API's JSON shape.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .fixed(let date):
             return ["fixed": .number(date)]
@@ -98,7 +98,7 @@ extension AlarmSchedule {
     }
 
     /// Parses and validates the JSON shape; errors name paths under `schedule`.
-    public init(json: JSONValue) throws(AlarmError) {
+    package init(json: JSONValue) throws(AlarmError) {
         let path = "schedule"
         let members = try AlarmJSON.object(json, at: path)
         let fixed = AlarmJSON.member(members, "fixed")

@@ -7,7 +7,7 @@
 ///   the relay never silences an alarm on its own.
 ///
 /// A removed alarm has no state of its own: it is gone (see `Alarm.removedAt`).
-public enum AlarmState: String, Sendable, Hashable, CaseIterable {
+package enum AlarmState: String, Sendable, Hashable, CaseIterable {
     case scheduled
     case countdown
     case paused

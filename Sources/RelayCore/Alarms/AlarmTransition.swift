@@ -2,7 +2,7 @@
 ///
 /// A state change becomes an `alarm.updated` event, a removal an `alarm.removed` event. Transitions
 /// come back from operations and from `Alarm.advance(to:)` in the order they happened.
-public enum AlarmTransition: Sendable, Hashable {
+package enum AlarmTransition: Sendable, Hashable {
     /// The alarm moved from one state to another. `from == to` when a repeating alarm is
     /// rescheduled into the state it was already in (its next alert changed).
     case stateChanged(from: AlarmState, to: AlarmState, at: UnixSeconds)
@@ -10,7 +10,7 @@ public enum AlarmTransition: Sendable, Hashable {
     case removed(at: UnixSeconds)
 
     /// The instant the transition happened.
-    public var at: UnixSeconds {
+    package var at: UnixSeconds {
         switch self {
         case .stateChanged(_, _, let at), .removed(let at): return at
         }

@@ -1,33 +1,33 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The shape of a token-bucket budget in the rules: how many tokens it holds and how fast it refills.
 ///
 /// Written as "one token every `refillInterval` seconds" because that is how people state such
 /// limits ("ten starts, then one more every six minutes").
-public struct BucketRule: Sendable, Hashable {
+package struct BucketRule: Sendable, Hashable {
     /// Tokens a full bucket holds: how many takes a burst may make. At least 1.
-    public var capacity: Int
+    package var capacity: Int
     /// Seconds for one token to come back. Greater than 0.
-    public var refillInterval: Double
+    package var refillInterval: Double
 
     /// A rule of `capacity` tokens refilled one per `refillInterval` seconds.
-    public init(capacity: Int, refillInterval: Double) {
+    package init(capacity: Int, refillInterval: Double) {
         self.capacity = capacity
         self.refillInterval = refillInterval
     }
 
     /// Tokens regained per second; 0 when the interval is not a positive number (the bucket never refills).
-    public var refillPerSecond: Double {
+    package var refillPerSecond: Double {
         refillInterval > 0 && refillInterval.isFinite ? 1 / refillInterval : 0
     }
 
     /// A full bucket following this rule, as of `now`.
-    public func bucket(at now: UnixSeconds) -> TokenBucket {
+    package func bucket(at now: UnixSeconds) -> TokenBucket {
         TokenBucket(capacity: capacity, refillPerSecond: refillPerSecond, at: now)
     }
 
     /// `{"capacity": n, "refillInterval": seconds}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object(["capacity": .int(Int64(capacity)), "refillInterval": .number(refillInterval)])
     }
 

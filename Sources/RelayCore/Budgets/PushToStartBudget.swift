@@ -3,27 +3,27 @@
 ///
 /// Apple's device log says "Push-to-start budget exceeded ... not starting activity"; the provider
 /// still answers `200`, so a refused take becomes a `dropped` outcome, not an HTTP error.
-public struct PushToStartBudget: RuleBoundBucket {
+package struct PushToStartBudget: RuleBoundBucket {
     /// What one budget belongs to: a device and an app on it.
-    public struct Key: Sendable, Hashable {
+    package struct Key: Sendable, Hashable {
         /// The emulated device.
-        public let deviceId: String
+        package let deviceId: String
         /// The app's bundle ID.
-        public let bundleId: String
+        package let bundleId: String
 
         /// The key for `bundleId` on `deviceId`.
-        public init(deviceId: String, bundleId: String) {
+        package init(deviceId: String, bundleId: String) {
             self.deviceId = deviceId
             self.bundleId = bundleId
         }
     }
 
     /// Follows `RelayRules.pushToStartBudget`.
-    public static func rule(in rules: RelayRules) -> BucketRule { rules.pushToStartBudget }
+    package static func rule(in rules: RelayRules) -> BucketRule { rules.pushToStartBudget }
 
     /// The tokens.
-    public var bucket: TokenBucket
+    package var bucket: TokenBucket
 
     /// A budget restored from its bucket.
-    public init(bucket: TokenBucket) { self.bucket = bucket }
+    package init(bucket: TokenBucket) { self.bucket = bucket }
 }

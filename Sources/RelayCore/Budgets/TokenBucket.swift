@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// A token bucket: up to `capacity` tokens, refilled continuously at `refillPerSecond`; each take spends one.
 ///
@@ -6,27 +6,27 @@ public import RelayJSON
 /// `updatedAt`. Time running backwards never refills or un-spends tokens. Rounding in the refill
 /// arithmetic is absorbed by a tolerance of a billionth of a token, and `availableAt` is checked
 /// against `take`, so `take(at: availableAt(now))` always succeeds.
-public struct TokenBucket: Sendable, Hashable {
+package struct TokenBucket: Sendable, Hashable {
     /// Tokens a full bucket holds.
-    public private(set) var capacity: Int
+    package private(set) var capacity: Int
     /// Tokens regained per second.
-    public private(set) var refillPerSecond: Double
+    package private(set) var refillPerSecond: Double
     /// Tokens in the bucket at `updatedAt` (fractional while refilling).
-    public private(set) var tokens: Double
+    package private(set) var tokens: Double
     /// The time `tokens` was last brought up to date.
-    public private(set) var updatedAt: UnixSeconds
+    package private(set) var updatedAt: UnixSeconds
 
     /// How far below a whole token still counts as one, to absorb floating-point rounding.
     static let tolerance = 1e-9
 
     /// A full bucket as of `now`. A negative capacity or refill rate counts as 0.
-    public init(capacity: Int, refillPerSecond: Double, at now: UnixSeconds) {
+    package init(capacity: Int, refillPerSecond: Double, at now: UnixSeconds) {
         self.init(
             capacity: capacity, refillPerSecond: refillPerSecond, tokens: Double(max(0, capacity)), updatedAt: now)
     }
 
     /// A bucket restored from its parts; `tokens` is clamped to `0...capacity`.
-    public init(capacity: Int, refillPerSecond: Double, tokens: Double, updatedAt: UnixSeconds) {
+    package init(capacity: Int, refillPerSecond: Double, tokens: Double, updatedAt: UnixSeconds) {
         self.capacity = max(0, capacity)
         self.refillPerSecond = refillPerSecond > 0 && refillPerSecond.isFinite ? refillPerSecond : 0
         self.tokens = tokens.isFinite ? min(max(0, tokens), Double(self.capacity)) : 0
@@ -34,20 +34,20 @@ public struct TokenBucket: Sendable, Hashable {
     }
 
     /// Tokens in the bucket at `time`, fractional while refilling.
-    public func tokens(at time: UnixSeconds) -> Double {
+    package func tokens(at time: UnixSeconds) -> Double {
         let elapsed = time - updatedAt
         guard elapsed > 0 else { return tokens }
         return min(Double(capacity), tokens + elapsed * refillPerSecond)
     }
 
     /// Whole tokens available at `time`: how many takes would succeed right then.
-    public func remaining(at time: UnixSeconds) -> Int {
+    package func remaining(at time: UnixSeconds) -> Int {
         Int((tokens(at: time) + Self.tolerance).rounded(.down))
     }
 
     /// The earliest time at or after `now` when a take succeeds: `now` if a token is there, else when the
     /// next one will have refilled. `+infinity` when the bucket can never hold a token.
-    public func availableAt(_ now: UnixSeconds) -> UnixSeconds {
+    package func availableAt(_ now: UnixSeconds) -> UnixSeconds {
         let current = tokens(at: now)
         if current + Self.tolerance >= 1 { return now }
         guard refillPerSecond > 0, capacity >= 1 else { return .infinity }
@@ -62,7 +62,7 @@ public struct TokenBucket: Sendable, Hashable {
     }
 
     /// Spends one token at `now` if one is there; returns whether it did.
-    public mutating func take(at now: UnixSeconds) -> Bool {
+    package mutating func take(at now: UnixSeconds) -> Bool {
         settle(at: now)
         guard tokens + Self.tolerance >= 1 else { return false }
         tokens = max(0, tokens - 1)
@@ -71,7 +71,7 @@ public struct TokenBucket: Sendable, Hashable {
 
     /// Changes capacity and refill rate at `now`, keeping the tokens already drawn: a bucket with 3 of 10
     /// drawn has 57 of 60 after growing, and 7 of 10 again after shrinking back (never below 0).
-    public mutating func reconfigure(capacity newCapacity: Int, refillPerSecond newRate: Double, at now: UnixSeconds) {
+    package mutating func reconfigure(capacity newCapacity: Int, refillPerSecond newRate: Double, at now: UnixSeconds) {
         settle(at: now)
         let drawn = Double(capacity) - tokens
         self = TokenBucket(
@@ -91,7 +91,7 @@ public struct TokenBucket: Sendable, Hashable {
 
 extension TokenBucket {
     /// `{"capacity", "refillPerSecond", "tokens", "updatedAt"}`, for storage.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "capacity": .int(Int64(capacity)),
             "refillPerSecond": .number(refillPerSecond),
@@ -101,7 +101,7 @@ extension TokenBucket {
     }
 
     /// Restores a bucket written by `json`; errors name the member (prefixed with `path`).
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         try self.init(fields: JSONFields(json, path: path))
     }
 

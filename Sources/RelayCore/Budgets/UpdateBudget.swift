@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The hourly budget of priority-10 push updates of one activity.
 ///
@@ -6,21 +6,21 @@ public import RelayJSON
 /// frequent pushes enabled) refilled evenly over the hour. Switching between the two keeps the
 /// tokens already drawn (see `TokenBucket.reconfigure`). Rules read from a config with a budget
 /// below 1 per hour are rejected; one built in code with such a value counts as 1 per hour.
-public struct UpdateBudget: Sendable, Hashable {
+package struct UpdateBudget: Sendable, Hashable {
     /// The tokens; capacity and rate follow the rules and the frequent-pushes setting last seen.
-    public private(set) var bucket: TokenBucket
+    package private(set) var bucket: TokenBucket
     /// Whether the bucket is sized for frequent pushes.
-    public private(set) var frequentPushesEnabled: Bool
+    package private(set) var frequentPushesEnabled: Bool
 
     /// A full budget as of `now`.
-    public init(frequentPushesEnabled: Bool, rules: RelayRules, at now: UnixSeconds) {
+    package init(frequentPushesEnabled: Bool, rules: RelayRules, at now: UnixSeconds) {
         let perHour = Self.perHour(frequentPushesEnabled: frequentPushesEnabled, rules: rules)
         self.bucket = TokenBucket(capacity: perHour, refillPerSecond: Double(perHour) / 3600, at: now)
         self.frequentPushesEnabled = frequentPushesEnabled
     }
 
     /// A budget restored from its parts.
-    public init(bucket: TokenBucket, frequentPushesEnabled: Bool) {
+    package init(bucket: TokenBucket, frequentPushesEnabled: Bool) {
         self.bucket = bucket
         self.frequentPushesEnabled = frequentPushesEnabled
     }
@@ -32,7 +32,7 @@ public struct UpdateBudget: Sendable, Hashable {
 
     /// Resizes the bucket for the setting and rules at `now`, keeping drawn tokens. Returns whether anything changed.
     @discardableResult
-    public mutating func configure(frequentPushesEnabled: Bool, rules: RelayRules, at now: UnixSeconds) -> Bool {
+    package mutating func configure(frequentPushesEnabled: Bool, rules: RelayRules, at now: UnixSeconds) -> Bool {
         let perHour = Self.perHour(frequentPushesEnabled: frequentPushesEnabled, rules: rules)
         let rate = Double(perHour) / 3600
         self.frequentPushesEnabled = frequentPushesEnabled
@@ -42,27 +42,27 @@ public struct UpdateBudget: Sendable, Hashable {
     }
 
     /// Draws one update at `now` under the current size; returns whether the budget allowed it.
-    public mutating func take(at now: UnixSeconds) -> Bool { bucket.take(at: now) }
+    package mutating func take(at now: UnixSeconds) -> Bool { bucket.take(at: now) }
 
     /// When the next update will be within budget (`now` if it already is).
-    public func availableAt(_ now: UnixSeconds) -> UnixSeconds { bucket.availableAt(now) }
+    package func availableAt(_ now: UnixSeconds) -> UnixSeconds { bucket.availableAt(now) }
 
     /// Updates left in the budget at `time`.
-    public func remaining(at time: UnixSeconds) -> Int { bucket.remaining(at: time) }
+    package func remaining(at time: UnixSeconds) -> Int { bucket.remaining(at: time) }
 }
 
 // MARK: - JSON
 
 extension UpdateBudget {
     /// The bucket's members plus `frequentPushesEnabled`, for storage.
-    public var json: JSONValue {
+    package var json: JSONValue {
         guard case .object(var members) = bucket.json else { return bucket.json }
         members["frequentPushesEnabled"] = .bool(frequentPushesEnabled)
         return .object(members)
     }
 
     /// Restores a budget written by `json`; errors name the member (prefixed with `path`).
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         self.init(
             bucket: try TokenBucket(fields: fields),

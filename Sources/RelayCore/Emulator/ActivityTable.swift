@@ -5,25 +5,25 @@
 /// here, so the hot path reads and changes the activity in place with no lookup of its ID (a
 /// 36-character string to hash). Activities are never removed: a dismissed one stays, as on the
 /// app API.
-public struct ActivityTable: Sendable {
+package struct ActivityTable: Sendable {
     /// Each activity in the snapshot that records its current state (see `ActivitySnapshot`).
     private var storage: [ActivitySnapshot] = []
     private var positions: [String: Int] = [:]
 
     /// An empty table.
-    public init() {}
+    package init() {}
 
     /// The activity with `id`, or nil.
-    public subscript(id: String) -> LiveActivity? {
+    package subscript(id: String) -> LiveActivity? {
         guard let position = positions[id] else { return nil }
         return storage[position].activity
     }
 
     /// Every activity, in the order first stored.
-    public var values: [LiveActivity] { storage.map(\.activity) }
+    package var values: [LiveActivity] { storage.map(\.activity) }
 
     /// How many activities there are.
-    public var count: Int { storage.count }
+    package var count: Int { storage.count }
 
     /// The position of the activity with `id`, or nil.
     func position(of id: String) -> Int? { positions[id] }

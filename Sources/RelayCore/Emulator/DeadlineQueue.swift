@@ -10,7 +10,7 @@
 ///
 /// Subjects that are small numbers already (the emulator's activities are positions in its table)
 /// can find their slot in an array instead of a dictionary: see `init(denseIndex:)`.
-public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
+package struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private struct Entry: Sendable {
         var time: UnixSeconds
         /// When it was last scheduled; breaks ties between equal times.
@@ -33,12 +33,12 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     private var freeSlots: [Int] = []
     private var counter: UInt64 = 0
 
-    public init() { denseIndex = nil }
+    package init() { denseIndex = nil }
 
     /// A queue that finds the slot of a subject for which `denseIndex` gives a number (0 or more)
     /// at that place in an array, with no hashing; other subjects are kept in a dictionary. The
     /// array grows to the largest index, so the numbers should be positions, not identifiers.
-    public init(denseIndex: @escaping @Sendable (Subject) -> Int?) { self.denseIndex = denseIndex }
+    package init(denseIndex: @escaping @Sendable (Subject) -> Int?) { self.denseIndex = denseIndex }
 
     /// The slot of `subject`, if it has one.
     private func slot(of subject: Subject) -> Int? {
@@ -68,7 +68,7 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     }
 
     /// Sets (or clears, with nil) the deadline of `subject`.
-    public mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
+    package mutating func schedule(_ subject: Subject, at time: UnixSeconds?) {
         guard let time else {
             if let slot = removeSlot(of: subject) {
                 if positions[slot] >= 0 { remove(at: positions[slot]) }
@@ -108,20 +108,20 @@ public struct DeadlineQueue<Subject: Hashable & Sendable>: Sendable {
     }
 
     /// The earliest deadline, if any.
-    public mutating func peek() -> (time: UnixSeconds, subject: Subject)? {
+    package mutating func peek() -> (time: UnixSeconds, subject: Subject)? {
         guard let top = heap.first, let subject = subjects[top.slot] else { return nil }
         return (top.time, subject)
     }
 
     /// Removes and returns the earliest deadline at or before `limit`.
-    public mutating func popDue(atOrBefore limit: UnixSeconds) -> (time: UnixSeconds, subject: Subject)? {
+    package mutating func popDue(atOrBefore limit: UnixSeconds) -> (time: UnixSeconds, subject: Subject)? {
         guard let top = peek(), top.time <= limit else { return nil }
         remove(at: 0)
         return top
     }
 
     /// The number of deadlines.
-    public var count: Int { heap.count }
+    package var count: Int { heap.count }
 
     /// Removes the entry at heap `index`; its slot stays, without a deadline.
     private mutating func remove(at index: Int) {

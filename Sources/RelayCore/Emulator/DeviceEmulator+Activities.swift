@@ -72,7 +72,7 @@ extension DeviceEmulator {
     /// `activity.update(_:)` from the app, with the body of `POST /v1/activities/{id}/update`.
     /// Updates after the end are `409`; an older `timestamp` is ignored (answered with the
     /// activity unchanged and `ignored: true`).
-    public mutating func updateActivity(
+    package mutating func updateActivity(
         id: String, body: JSONValue, at time: UnixSeconds
     ) throws(EmulatorError) -> (activity: LiveActivity, outcome: ActivityUpdateOutcome) {
         let update: ActivityUpdate
@@ -107,7 +107,7 @@ extension DeviceEmulator {
     }
 
     /// `activity.end(_:dismissalPolicy:)` from the app, with the body of `POST /v1/activities/{id}/end`.
-    public mutating func endActivity(id: String, body: JSONValue, at time: UnixSeconds) throws(EmulatorError)
+    package mutating func endActivity(id: String, body: JSONValue, at time: UnixSeconds) throws(EmulatorError)
         -> LiveActivity
     {
         let request: EndRequest
@@ -146,13 +146,13 @@ extension DeviceEmulator {
     }
 
     /// The activity `id`, or 404.
-    public func activity(_ id: String) throws(EmulatorError) -> LiveActivity {
+    package func activity(_ id: String) throws(EmulatorError) -> LiveActivity {
         guard let activity = activities[id] else { throw .notFound("activity", id) }
         return activity
     }
 
     /// Activities matching the filters, ordered as the Lock Screen shows them (relevance, then age).
-    public func listActivities(deviceId: String?, bundleId: String?, state: ActivityState?) -> [LiveActivity] {
+    package func listActivities(deviceId: String?, bundleId: String?, state: ActivityState?) -> [LiveActivity] {
         LiveActivity.ordered(
             activities.values.filter { activity in
                 (deviceId == nil || activity.deviceId == deviceId) && (bundleId == nil || activity.bundleId == bundleId)

@@ -1,11 +1,11 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - Alarms (AlarmKit's AlarmManager)
 
 extension DeviceEmulator {
     /// `AlarmManager.schedule(id:configuration:)` with the body of `POST /v1/alarms`.
     /// A person who has denied alarms makes it `403`; one who was never asked allows it now.
-    public mutating func scheduleAlarm(body: JSONValue, at time: UnixSeconds) throws(EmulatorError) -> Alarm {
+    package mutating func scheduleAlarm(body: JSONValue, at time: UnixSeconds) throws(EmulatorError) -> Alarm {
         guard case .object(var members) = body else { throw .invalid("body must be an object") }
         guard let deviceId = members.removeValue(forKey: "deviceId")?.stringValue else {
             throw .invalid("deviceId: is required (a string)")
@@ -48,12 +48,12 @@ extension DeviceEmulator {
     }
 
     /// The alarm operations of `POST /v1/alarms/{id}/{operation}`.
-    public enum AlarmOperation: String, Sendable, CaseIterable {
+    package enum AlarmOperation: String, Sendable, CaseIterable {
         case pause, resume, countdown, stop, cancel
     }
 
     /// Runs `operation` on alarm `id`. Not allowed from the current state → `409` naming the state.
-    public mutating func operateAlarm(
+    package mutating func operateAlarm(
         id: String, _ operation: AlarmOperation, at time: UnixSeconds
     ) throws(EmulatorError) -> Alarm {
         guard alarms[id] != nil else { throw .notFound("alarm", id) }
@@ -77,13 +77,13 @@ extension DeviceEmulator {
     }
 
     /// The alarm `id`, or 404.
-    public func alarm(_ id: String) throws(EmulatorError) -> Alarm {
+    package func alarm(_ id: String) throws(EmulatorError) -> Alarm {
         guard let alarm = alarms[id] else { throw .notFound("alarm", id) }
         return alarm
     }
 
     /// The alarms of `deviceId` (all alarms for nil), by next alert then id.
-    public func listAlarms(deviceId: String?) -> [Alarm] {
+    package func listAlarms(deviceId: String?) -> [Alarm] {
         alarms.values.filter { deviceId == nil || $0.deviceId == deviceId }.sorted { left, right in
             switch (left.nextAlertAt, right.nextAlertAt) {
             case (let a?, let b?) where a != b: return a < b

@@ -16,7 +16,7 @@ extension DeviceEmulator {
     }
 
     /// The channel `id` of `bundleId`, or `400 ChannelNotRegistered`.
-    public func channel(_ id: String, bundleId: String) -> Result<EmulatedChannel, APNsError> {
+    package func channel(_ id: String, bundleId: String) -> Result<EmulatedChannel, APNsError> {
         guard let channel = channels[id], channel.bundleId == bundleId else {
             return .failure(BroadcastChannel.notRegistered(BroadcastChannelID(rawValue: id), bundleID: bundleId))
         }
@@ -25,7 +25,7 @@ extension DeviceEmulator {
 
     /// Deletes channel `id` of `bundleId`. Activities subscribed to it keep running but get no
     /// more broadcasts.
-    public mutating func deleteChannel(_ id: String, bundleId: String, at time: UnixSeconds) -> Result<Void, APNsError>
+    package mutating func deleteChannel(_ id: String, bundleId: String, at time: UnixSeconds) -> Result<Void, APNsError>
     {
         _ = arrive(at: time)
         switch channel(id, bundleId: bundleId) {
@@ -37,7 +37,7 @@ extension DeviceEmulator {
     }
 
     /// The IDs of `bundleId`'s channels, sorted.
-    public func channelIDs(bundleId: String) -> [String] {
+    package func channelIDs(bundleId: String) -> [String] {
         channels.values.filter { $0.bundleId == bundleId }.map(\.id).sorted()
     }
 

@@ -15,7 +15,7 @@ extension DeviceEmulator {
     }
 
     /// The device `id`, or 404.
-    public func device(_ id: String) throws(EmulatorError) -> EmulatedDevice {
+    package func device(_ id: String) throws(EmulatorError) -> EmulatedDevice {
         guard let device = devices[id] else { throw .notFound("device", id) }
         return device
     }
@@ -75,16 +75,16 @@ extension DeviceEmulator {
 }
 
 /// Bundle identifier checks shared by the app API and the provider API.
-public enum BundleID {
+package enum BundleID {
     /// Throws 400 unless `bundleId` looks like a bundle ID: 1–155 characters of letters, digits, `-` and `.`.
-    public static func validate(_ bundleId: String) throws(EmulatorError) {
+    package static func validate(_ bundleId: String) throws(EmulatorError) {
         guard isValid(bundleId) else {
             throw .invalid("bundle ID '\(bundleId.prefix(160))' must be 1-155 characters of A-Z, a-z, 0-9, '-' and '.'")
         }
     }
 
     /// Whether `bundleId` looks like a bundle ID.
-    public static func isValid(_ bundleId: String) -> Bool {
+    package static func isValid(_ bundleId: String) -> Bool {
         let bytes = bundleId.utf8
         guard !bytes.isEmpty, bytes.count <= 155 else { return false }
         return bytes.allSatisfy { byte in

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - Injected faults (what the provider API answered instead of delivering)
 
@@ -6,7 +6,7 @@ extension DeviceEmulator {
     /// Logs a valid push that an injected fault answered instead of the device: outcome
     /// `injected`, `status` and `reason` as answered (0 and nil when no answer was sent), the
     /// fault in the record, and `push.received` emitted. The device state is not touched.
-    public mutating func recordInjected(
+    package mutating func recordInjected(
         _ push: LiveActivityPushRequest, status: Int, reason: String?, fault: JSONValue, context: PushContext,
         at time: UnixSeconds
     ) -> PushResult {

@@ -1,23 +1,23 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - Provider pushes (what the phone does with an APNs push)
 
 /// What the provider API knows about a push besides its validated content: the identifiers it
 /// answers with and the raw headers and payload kept for the push log.
 public struct PushContext: Sendable {
-    public var apnsId: String
-    public var uniqueId: String
+    package var apnsId: String
+    package var uniqueId: String
     /// Request headers for the log, each a string (the caller redacts `authorization`).
-    public var headers: LoggedHeaders
+    package var headers: LoggedHeaders
     /// The payload as received: its bytes when it was JSON, or a value (a string when it was not
     /// JSON, null when there was none).
-    public var payload: PushPayload
+    package var payload: PushPayload
     /// The injected fault (latency) that the answer waits for, for the record; nil without one.
-    public var fault: JSONValue?
+    package var fault: JSONValue?
 
     /// How far the relay's virtual clock is ahead of real time (negative: behind); nil on the
     /// system clock. A push ignored as old says so, since a real backend's timestamps then look old.
-    public var clockOffset: UnixSeconds?
+    package var clockOffset: UnixSeconds?
 
     public init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: PushPayload) {
         self.apnsId = apnsId
@@ -27,7 +27,7 @@ public struct PushContext: Sendable {
     }
 
     /// A context whose payload is a value.
-    public init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: JSONValue) {
+    package init(apnsId: String, uniqueId: String, headers: LoggedHeaders, payload: JSONValue) {
         self.init(apnsId: apnsId, uniqueId: uniqueId, headers: headers, payload: .value(payload))
     }
 }
@@ -35,10 +35,10 @@ public struct PushContext: Sendable {
 /// The provider API's answer to a push and the record it leaves.
 public struct PushResult: Sendable {
     /// nil for `200`.
-    public var error: APNsError?
+    package var error: APNsError?
     public var record: PushRecord
     /// The sequence number of the push's `push.received` event, for the log line.
-    public var seq: UInt64 = 0
+    package var seq: UInt64 = 0
 
     /// The HTTP status to answer with.
     public var status: Int { error?.status ?? 200 }
@@ -339,7 +339,7 @@ extension DeviceEmulator {
     }
 
     /// `seconds` (its magnitude) as hours, minutes and seconds: `12h 0m 3s`.
-    public static func clockSpan(_ seconds: UnixSeconds) -> String {
+    package static func clockSpan(_ seconds: UnixSeconds) -> String {
         guard seconds.isFinite else { return "\(seconds)s" }
         let whole = Int(min(abs(seconds), 1e15).rounded())
         return "\(whole / 3600)h \(whole % 3600 / 60)m \(whole % 60)s"

@@ -30,7 +30,7 @@ extension DeviceEmulator {
     }
 
     /// The time of the next timed transition, if any (the server arms its timer with it).
-    public mutating func nextDeadline() -> UnixSeconds? { deadlines.peek()?.time }
+    package mutating func nextDeadline() -> UnixSeconds? { deadlines.peek()?.time }
 
     /// Records the event of one activity transition; `snapshot` is the activity as `save` recorded it.
     mutating func emit(_ transition: ActivityTransition, activity snapshot: ActivitySnapshot) {

@@ -19,7 +19,7 @@ extension DeviceEmulator {
     ///    back from that moment, so `remaining` is a whole number of minutes.
     /// 3. The policy: `after(d)` when the next deadline `d` lies past `until`, otherwise `atEnd`
     ///    when there was a deadline before it, otherwise `never`.
-    public func widgetTimeline(
+    package func widgetTimeline(
         deviceId: String, family: WidgetFamily, until: UnixSeconds?, at time: UnixSeconds
     ) throws(EmulatorError) -> WidgetTimeline {
         try widgetProjection(deviceId: deviceId).timeline(family: family, until: until, at: time)
@@ -27,7 +27,7 @@ extension DeviceEmulator {
 
     /// What `widgetTimeline` needs of the emulator, taken apart from it: a server takes this
     /// under its lock and runs the rest outside, so minute entries never hold up a push.
-    public func widgetProjection(deviceId: String) throws(EmulatorError) -> WidgetProjection {
+    package func widgetProjection(deviceId: String) throws(EmulatorError) -> WidgetProjection {
         guard devices[deviceId] != nil else { throw .notFound("device", deviceId) }
         return WidgetProjection(deviceId: deviceId, emulator: projection(of: deviceId))
     }
@@ -151,14 +151,14 @@ extension DeviceEmulator {
 
 /// One device's activities and alarms in an emulator of their own (see
 /// `DeviceEmulator.widgetProjection(deviceId:)`), from which its widget timeline is made.
-public struct WidgetProjection: Sendable {
+package struct WidgetProjection: Sendable {
     /// The device.
-    public let deviceId: String
+    package let deviceId: String
     let emulator: DeviceEmulator
 
     /// The timeline from `time` (or the projection's `now`, if later) to `until`; see
     /// `DeviceEmulator.widgetTimeline` for the rules.
-    public func timeline(
+    package func timeline(
         family: WidgetFamily, until: UnixSeconds?, at time: UnixSeconds
     ) throws(EmulatorError) -> WidgetTimeline {
         var projection = emulator

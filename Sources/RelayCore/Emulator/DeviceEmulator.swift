@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The emulated phones: every device, activity, alarm and channel, and what they do with each
 /// request, push and tick of the clock. A pure value: time is an argument and identifiers come
@@ -9,22 +9,22 @@ public import RelayJSON
 /// the caller takes it with `takeEffects()`, makes it durable, then answers.
 public struct DeviceEmulator: Sendable {
     /// The rules in force.
-    public var rules: RelayRules
+    package var rules: RelayRules
     package let ids: any IdentifierGenerator
-    public internal(set) var devices: [String: EmulatedDevice] = [:]
-    public internal(set) var activities = ActivityTable()
-    public internal(set) var alarms: [String: Alarm] = [:]
-    public internal(set) var channels: [String: EmulatedChannel] = [:]
+    package internal(set) var devices: [String: EmulatedDevice] = [:]
+    package internal(set) var activities = ActivityTable()
+    package internal(set) var alarms: [String: Alarm] = [:]
+    package internal(set) var channels: [String: EmulatedChannel] = [:]
     /// Push-to-start pushes dropped because the app's start budget was spent, since this
     /// emulator was made (a process-lifetime counter for metrics; not stored).
-    public internal(set) var pushToStartBudgetExhaustions: UInt64 = 0
+    package internal(set) var pushToStartBudgetExhaustions: UInt64 = 0
     /// Update and push-to-start tokens → what they address, with their burst limiters.
     var tokens: [TokenKey: TokenEntry] = [:]
     var deadlines = DeadlineQueue<TimedSubject>(denseIndex: \.position)
     /// The sequence number the next event gets.
-    public internal(set) var nextSeq: UInt64
+    package internal(set) var nextSeq: UInt64
     /// The latest time the emulator has reached; it never goes back.
-    public internal(set) var now: UnixSeconds
+    package internal(set) var now: UnixSeconds
     var effects = EmulatorEffects()
     /// Where `advance(to:)` collects an activity's transitions, emptied after each use but kept
     /// with its room: a list of its own each time cost an allocation at most pushes' arrival.
@@ -103,7 +103,7 @@ public struct DeviceEmulator: Sendable {
     /// Rebuilds the emulator from stored documents. Timed transitions that fell due while the
     /// relay was down are not applied here: call `advance(to:)` with the current time afterwards,
     /// which applies them in order, each with its own timestamp.
-    public static func restore(
+    package static func restore(
         rules: RelayRules, ids: any IdentifierGenerator, now: UnixSeconds, nextSeq: UInt64,
         documents: [(kind: DocumentKind, body: JSONValue)]
     ) throws(JSONFieldError) -> DeviceEmulator {
@@ -228,7 +228,7 @@ public struct DeviceEmulator: Sendable {
 
 extension DeviceEmulator {
     /// Sequences and records an event that does not come from a command (the clock's own).
-    public mutating func record(_ event: RelayEvent) { emit(event) }
+    package mutating func record(_ event: RelayEvent) { emit(event) }
 }
 
 // MARK: - Burst limiters kept by a shared store

@@ -1,15 +1,15 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The optional name and model of an emulated device (`POST /v1/devices` `{name?, model?}`),
 /// shown by `watch` and the push log so that people can tell phones apart.
-public enum DeviceLabel {
+package enum DeviceLabel {
     /// The longest name or model, in characters (iOS device names are short; 64 leaves room).
-    public static let maxCharacters = 64
+    package static let maxCharacters = 64
 
     /// `value` as a name or model for member `key`: nil when absent or null; otherwise a string
     /// of 1–64 printable characters (no control or format characters, no line separators) that is
     /// not only spaces. Throws 400 naming the member.
-    public static func parse(_ value: JSONValue?, key: String) throws(EmulatorError) -> String? {
+    package static func parse(_ value: JSONValue?, key: String) throws(EmulatorError) -> String? {
         guard let value, value != .null else { return nil }
         guard let text = value.stringValue else {
             throw .invalid("\(key): must be a string (found \(value.typeName))")

@@ -1,17 +1,17 @@
-public import RelayJSON
+package import RelayJSON
 
 /// An iOS 18 broadcast channel of one app (CHM in apns-facts.md).
 public struct EmulatedChannel: Sendable, Hashable {
     /// Random base64 identifier, as APNs makes them.
     public let id: String
-    public let bundleId: String
+    package let bundleId: String
     /// 0: no message stored; 1: the most recent message is kept (for up to 8 hours).
-    public let storagePolicy: Int
-    public let createdAt: UnixSeconds
+    package let storagePolicy: Int
+    package let createdAt: UnixSeconds
     /// The latest broadcast, kept under storage policy 1 for activities that join later.
-    public var storedMessage: StoredBroadcast?
+    package var storedMessage: StoredBroadcast?
 
-    public init(id: String, bundleId: String, storagePolicy: Int, createdAt: UnixSeconds) {
+    package init(id: String, bundleId: String, storagePolicy: Int, createdAt: UnixSeconds) {
         self.id = id
         self.bundleId = bundleId
         self.storagePolicy = storagePolicy
@@ -19,12 +19,12 @@ public struct EmulatedChannel: Sendable, Hashable {
     }
 
     /// `{"message-storage-policy", "push-type"}` as the channel read API answers.
-    public var apnsJSON: JSONValue {
+    package var apnsJSON: JSONValue {
         ["message-storage-policy": .int(Int64(storagePolicy)), "push-type": "LiveActivity"]
     }
 
     /// The channel as stored.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "id": .string(id), "bundleId": .string(bundleId), "storagePolicy": .int(Int64(storagePolicy)),
             "createdAt": .number(createdAt), "storedMessage": .optional(storedMessage?.json),
@@ -32,7 +32,7 @@ public struct EmulatedChannel: Sendable, Hashable {
     }
 
     /// Restores a channel written by `json`.
-    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> EmulatedChannel {
+    package static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> EmulatedChannel {
         let fields = try JSONFields(json)
         var channel = EmulatedChannel(
             id: try fields.requireString("id"), bundleId: try fields.requireString("bundleId"),
@@ -45,15 +45,15 @@ public struct EmulatedChannel: Sendable, Hashable {
 }
 
 /// A broadcast kept by a storage-policy-1 channel: the update it carried and until when it is kept.
-public struct StoredBroadcast: Sendable, Hashable {
+package struct StoredBroadcast: Sendable, Hashable {
     /// `update` or `end`.
-    public var event: String
-    public var update: ActivityUpdate
-    public var dismissalDate: UnixSeconds?
-    public var receivedAt: UnixSeconds
-    public var expiresAt: UnixSeconds
+    package var event: String
+    package var update: ActivityUpdate
+    package var dismissalDate: UnixSeconds?
+    package var receivedAt: UnixSeconds
+    package var expiresAt: UnixSeconds
 
-    public init(
+    package init(
         event: String, update: ActivityUpdate, dismissalDate: UnixSeconds?, receivedAt: UnixSeconds,
         expiresAt: UnixSeconds
     ) {
@@ -64,7 +64,7 @@ public struct StoredBroadcast: Sendable, Hashable {
         self.expiresAt = expiresAt
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "event": .string(event), "update": update.json,
             "dismissalDate": .optional(dismissalDate.map(JSONValue.number)),

@@ -1,24 +1,24 @@
-public import RelayJSON
+package import RelayJSON
 
 /// One emulated phone: the apps' settings, the push-to-start tokens the apps asked for and the
 /// push-to-start budget per app.
 public struct EmulatedDevice: Sendable, Hashable {
     public let id: String
-    public let createdAt: UnixSeconds
+    package let createdAt: UnixSeconds
     /// Hash of the device's API key (the key itself is never kept).
-    public let keyHash: String
+    package let keyHash: String
     /// Settings per bundle ID; an app without an entry has the defaults.
-    public var apps: [String: AppSettings]
+    package var apps: [String: AppSettings]
     /// Push-to-start tokens, one per (bundle ID, attributes type).
-    public var pushToStartTokens: [PushToStartToken]
+    package var pushToStartTokens: [PushToStartToken]
     /// Push-to-start budget per bundle ID.
-    public var pushToStartBudgets: [String: PushToStartBudget]
+    package var pushToStartBudgets: [String: PushToStartBudget]
     /// What the person calls the phone ("Ana's iPhone"), if given (see `DeviceLabel`).
-    public var name: String?
+    package var name: String?
     /// The phone's model ("iPhone 16 Pro"), if given (see `DeviceLabel`).
-    public var model: String?
+    package var model: String?
 
-    public init(id: String, createdAt: UnixSeconds, keyHash: String, name: String? = nil, model: String? = nil) {
+    package init(id: String, createdAt: UnixSeconds, keyHash: String, name: String? = nil, model: String? = nil) {
         self.id = id
         self.createdAt = createdAt
         self.keyHash = keyHash
@@ -30,11 +30,11 @@ public struct EmulatedDevice: Sendable, Hashable {
     }
 
     /// The settings of `bundleId` (defaults when never set).
-    public func settings(_ bundleId: String) -> AppSettings { apps[bundleId] ?? AppSettings() }
+    package func settings(_ bundleId: String) -> AppSettings { apps[bundleId] ?? AppSettings() }
 
     /// The device in its API shape: the key hash is left out; the push-to-start budgets (per
     /// bundle ID, as of their last draw) are in, for renderers to show them draining.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "id": .string(id), "deviceId": .string(id), "createdAt": .number(createdAt),
             "apps": .object(JSONObject(apps.mapValues(\.json))),
@@ -45,14 +45,14 @@ public struct EmulatedDevice: Sendable, Hashable {
     }
 
     /// The device as stored: the API shape plus the key hash.
-    public var storedJSON: JSONValue {
+    package var storedJSON: JSONValue {
         guard case .object(var members) = json else { return json }
         members["keyHash"] = .string(keyHash)
         return .object(members)
     }
 
     /// Restores a device written by `storedJSON`.
-    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> EmulatedDevice {
+    package static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> EmulatedDevice {
         let fields = try JSONFields(json)
         var device = EmulatedDevice(
             id: try fields.requireString("id"), createdAt: try fields.requireNumber("createdAt"),

@@ -1,15 +1,15 @@
-public import RelayJSON
+package import RelayJSON
 
 /// What the emulated person chose for one app in Settings (CONTRACT section 5).
 public struct AppSettings: Sendable, Hashable {
     /// Settings › App › Live Activities.
-    public var liveActivitiesEnabled: Bool
+    package var liveActivitiesEnabled: Bool
     /// Settings › App › Live Activities › More Frequent Updates.
-    public var frequentPushesEnabled: Bool
+    package var frequentPushesEnabled: Bool
     /// How the person answers AlarmKit's authorization prompt.
-    public var alarmAuthorization: AlarmAuthorization
+    package var alarmAuthorization: AlarmAuthorization
 
-    public init(
+    package init(
         liveActivitiesEnabled: Bool = true, frequentPushesEnabled: Bool = false,
         alarmAuthorization: AlarmAuthorization = .notDetermined
     ) {
@@ -19,7 +19,7 @@ public struct AppSettings: Sendable, Hashable {
     }
 
     /// `{"liveActivitiesEnabled", "frequentPushesEnabled", "alarmAuthorization"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "liveActivitiesEnabled": .bool(liveActivitiesEnabled),
             "frequentPushesEnabled": .bool(frequentPushesEnabled),
@@ -29,7 +29,7 @@ public struct AppSettings: Sendable, Hashable {
 
     /// Applies the members present in `body` to these settings; unknown members and wrong types
     /// are errors naming the member.
-    public mutating func merge(_ body: JSONValue) throws(JSONFieldError) {
+    package mutating func merge(_ body: JSONValue) throws(JSONFieldError) {
         let fields = try JSONFields(body)
         try fields.rejectUnknown(["liveActivitiesEnabled", "frequentPushesEnabled", "alarmAuthorization"])
         for (key, value) in fields.members.sorted(by: { $0.key < $1.key }) {
@@ -50,7 +50,7 @@ public struct AppSettings: Sendable, Hashable {
     }
 
     /// Settings restored from `json`; missing members keep their defaults.
-    public static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> AppSettings {
+    package static func fromJSON(_ json: JSONValue) throws(JSONFieldError) -> AppSettings {
         var settings = AppSettings()
         try settings.merge(json)
         return settings
@@ -59,7 +59,7 @@ public struct AppSettings: Sendable, Hashable {
 
 /// The person's answer to AlarmKit's prompt. `notDetermined` means the person has not been
 /// asked yet; the emulated person then allows on the first schedule, as the prompt appears.
-public enum AlarmAuthorization: String, Sendable, Hashable, CaseIterable {
+package enum AlarmAuthorization: String, Sendable, Hashable, CaseIterable {
     case notDetermined
     case authorized
     case denied
@@ -68,12 +68,12 @@ public enum AlarmAuthorization: String, Sendable, Hashable, CaseIterable {
 /// A push-to-start token issued for one attributes type of one app on one device.
 public struct PushToStartToken: Sendable, Hashable {
     public var token: String
-    public var deviceId: String
-    public var bundleId: String
-    public var attributesType: String
-    public var issuedAt: UnixSeconds
+    package var deviceId: String
+    package var bundleId: String
+    package var attributesType: String
+    package var issuedAt: UnixSeconds
 
-    public init(token: String, deviceId: String, bundleId: String, attributesType: String, issuedAt: UnixSeconds) {
+    package init(token: String, deviceId: String, bundleId: String, attributesType: String, issuedAt: UnixSeconds) {
         self.token = token
         self.deviceId = deviceId
         self.bundleId = bundleId
@@ -81,7 +81,7 @@ public struct PushToStartToken: Sendable, Hashable {
         self.issuedAt = issuedAt
     }
 
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "token": .string(token), "deviceId": .string(deviceId), "bundleId": .string(bundleId),
             "attributesType": .string(attributesType), "issuedAt": .number(issuedAt),

@@ -1,7 +1,7 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The kinds of durable documents the emulator keeps.
-public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
+package enum DocumentKind: String, Sendable, Hashable, CaseIterable {
     case device
     case activity
     case alarm
@@ -10,31 +10,31 @@ public enum DocumentKind: String, Sendable, Hashable, CaseIterable {
 
 /// One document to write (or, with a nil body, to delete) for the emulator's state to survive a restart.
 public struct DocumentWrite: Sendable, Hashable {
-    public var kind: DocumentKind {
+    package var kind: DocumentKind {
         switch storage {
         case .activity: .activity
         case .members(let members): members.kind
         }
     }
-    public var id: String {
+    package var id: String {
         switch storage {
         case .activity(let snapshot): snapshot.id
         case .members(let members): members.id
         }
     }
-    public var deviceId: String? {
+    package var deviceId: String? {
         switch storage {
         case .activity(let snapshot): snapshot.deviceId
         case .members(let members): members.deviceId
         }
     }
-    public var bundleId: String? {
+    package var bundleId: String? {
         switch storage {
         case .activity(let snapshot): snapshot.bundleId
         case .members(let members): members.bundleId
         }
     }
-    public var state: String? {
+    package var state: String? {
         switch storage {
         case .activity(let snapshot): snapshot.state.rawValue
         case .members(let members): members.state
@@ -42,7 +42,7 @@ public struct DocumentWrite: Sendable, Hashable {
     }
     /// The document; nil deletes it. Documents the emulator writes keep the object's value and
     /// build this JSON each time it is read (see `RecordedJSON`); read it once per write.
-    public var body: JSONValue? { source?.json }
+    package var body: JSONValue? { source?.json }
     /// Where `body` comes from; nil deletes the document.
     var source: RecordedJSON? {
         switch storage {
@@ -85,7 +85,7 @@ public struct DocumentWrite: Sendable, Hashable {
     /// A write of `body`. No document is JSON `null` (`JSONValue` takes the `nil` literal as
     /// `null`, so a `nil` meant as "delete" arrives here as one): a null body deletes the
     /// document, as `deletion(kind:id:)` says outright.
-    public init(
+    package init(
         kind: DocumentKind, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         body: JSONValue
     ) {
@@ -95,7 +95,7 @@ public struct DocumentWrite: Sendable, Hashable {
     }
 
     /// The write that deletes document `id` of `kind`.
-    public static func deletion(kind: DocumentKind, id: String) -> DocumentWrite {
+    package static func deletion(kind: DocumentKind, id: String) -> DocumentWrite {
         DocumentWrite(kind: kind, id: id, source: nil)
     }
 
@@ -146,7 +146,7 @@ public struct EmulatorEffects: Sendable {
     public private(set) var events: [RelayEvent] = []
     /// The push records to log: each push's `push.received` event carries its record, so the
     /// record is kept there once, not in a second list built under the emulator's lock.
-    public var pushRecords: [PushRecord] { events.compactMap(\.loggedPushRecord) }
+    package var pushRecords: [PushRecord] { events.compactMap(\.loggedPushRecord) }
     /// The documents to write, each once with its last state, in the order first touched.
     public private(set) var documents: [DocumentWrite] = []
     /// Index of each document in `documents`, built only once there are more than a few: a push
@@ -166,7 +166,7 @@ public struct EmulatorEffects: Sendable {
     public init() {}
 
     /// True when the command changed nothing durable.
-    public var isEmpty: Bool { events.isEmpty && documents.isEmpty }
+    package var isEmpty: Bool { events.isEmpty && documents.isEmpty }
 
     mutating func append(_ event: consuming RelayEvent) {
         // A push records two or three events: room for four at once, instead of growing twice.

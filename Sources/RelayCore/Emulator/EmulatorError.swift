@@ -1,15 +1,15 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Why the emulated device refused an app-API request: an HTTP status, a stable error code and a
 /// human message, plus any extra members (`state` for invalid-state errors). It becomes the body
 /// `{"error": code, "message": message, ...extra}`.
 public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var status: Int
-    public var code: String
-    public var message: String
-    public var extra: JSONObject
+    package var status: Int
+    package var code: String
+    package var message: String
+    package var extra: JSONObject
 
-    public init(status: Int, code: String, message: String, extra: JSONObject = [:]) {
+    package init(status: Int, code: String, message: String, extra: JSONObject = [:]) {
         self.status = status
         self.code = code
         self.message = message
@@ -19,7 +19,7 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
     public var description: String { "\(status) \(code): \(message)" }
 
     /// The JSON error body.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members = extra
         members["error"] = .string(code)
         members["message"] = .string(message)
@@ -27,32 +27,32 @@ public struct EmulatorError: Error, Sendable, Equatable, CustomStringConvertible
     }
 
     /// 404 for an unknown object.
-    public static func notFound(_ what: String, _ id: String) -> EmulatorError {
+    package static func notFound(_ what: String, _ id: String) -> EmulatorError {
         EmulatorError(status: 404, code: "notFound", message: "no \(what) with id \(id)")
     }
 
     /// 400 for a body member that does not fit.
-    public static func invalid(_ error: JSONFieldError) -> EmulatorError {
+    package static func invalid(_ error: JSONFieldError) -> EmulatorError {
         EmulatorError(status: 400, code: "invalidRequest", message: error.description)
     }
 
     /// 400 with a free-form message.
-    public static func invalid(_ message: String) -> EmulatorError {
+    package static func invalid(_ message: String) -> EmulatorError {
         EmulatorError(status: 400, code: "invalidRequest", message: message)
     }
 
     /// 409 for an operation the object's current state does not allow.
-    public static func invalidState(_ state: String, _ message: String) -> EmulatorError {
+    package static func invalidState(_ state: String, _ message: String) -> EmulatorError {
         EmulatorError(status: 409, code: "invalidState", message: message, extra: ["state": .string(state)])
     }
 
     /// 403 for something the emulated person's settings forbid.
-    public static func forbidden(_ code: String, _ message: String) -> EmulatorError {
+    package static func forbidden(_ code: String, _ message: String) -> EmulatorError {
         EmulatorError(status: 403, code: code, message: message)
     }
 
     /// 413 for data over a size limit.
-    public static func tooLarge(_ message: String) -> EmulatorError {
+    package static func tooLarge(_ message: String) -> EmulatorError {
         EmulatorError(status: 413, code: "tooLarge", message: message)
     }
 

@@ -11,7 +11,7 @@ public protocol IdentifierGenerator: AnyObject, Sendable {
 }
 
 extension IdentifierGenerator {
-    public func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+    package func fillRandom(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
         let bytes = randomBytes(buffer.count)
         for index in buffer.indices { buffer[index] = bytes[index] }
     }
@@ -25,7 +25,7 @@ extension IdentifierGenerator {
     }
 
     /// A device-style token: `byteCount` random bytes as lowercase hex.
-    public func hexToken(byteCount: Int) -> String { Hex.encode(randomBytes(byteCount)) }
+    package func hexToken(byteCount: Int) -> String { Hex.encode(randomBytes(byteCount)) }
 }
 
 /// A deterministic generator (SplitMix64) for simulations and tests.
@@ -62,10 +62,10 @@ public final class SeededIdentifiers: IdentifierGenerator, @unchecked Sendable {
 }
 
 /// Lowercase hexadecimal.
-public enum Hex {
+package enum Hex {
     /// `bytes` as lowercase hex: four bytes at a time (`digits(of:)`, as `uuid` writes them), then
     /// the last one to three one by one.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { out in
             guard let base = out.baseAddress else { return 0 }
             let text = UnsafeMutableRawPointer(base)
@@ -135,7 +135,7 @@ public enum Hex {
     }
 
     /// Whether `text` is non-empty, of even length and only hex digits (either case).
-    public static func isHex(_ text: Substring) -> Bool {
+    package static func isHex(_ text: Substring) -> Bool {
         guard !text.isEmpty, text.utf8.count % 2 == 0 else { return false }
         return text.utf8.allSatisfy { byte in
             (byte >= 48 && byte <= 57) || (byte >= 65 && byte <= 70) || (byte >= 97 && byte <= 102)

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// One state change, as it is logged durably and fanned out to subscribers.
 ///
@@ -8,39 +8,39 @@ public import RelayJSON
 /// inside the JSON.
 public struct RelayEvent: Sendable, Hashable {
     /// Global, strictly increasing sequence number; 0 until the event is sequenced.
-    public var seq: UInt64
+    package var seq: UInt64
     public var type: RelayEventType
     /// When it happened, on the relay's clock.
-    public var at: UnixSeconds
-    public var deviceId: String? {
+    package var at: UnixSeconds
+    package var deviceId: String? {
         switch routing {
         case .activity: snapshot?.deviceId
         case .push(let deviceId): deviceId
         case .fields(let fields): fields.deviceId
         }
     }
-    public var bundleId: String? {
+    package var bundleId: String? {
         switch routing {
         case .activity: snapshot?.bundleId
         case .push: record?.bundleId
         case .fields(let fields): fields.bundleId
         }
     }
-    public var activityId: String? {
+    package var activityId: String? {
         switch routing {
         case .activity: snapshot?.id
         case .push: record?.activityId
         case .fields(let fields): fields.activityId
         }
     }
-    public var alarmId: String? {
+    package var alarmId: String? {
         switch routing {
         case .activity, .push: nil
         case .fields(let fields): fields.alarmId
         }
     }
     /// The subject's key in `data` (`activity`, `alarm`, `push`, `clock`).
-    public var subjectKey: String {
+    package var subjectKey: String {
         switch routing {
         case .activity: "activity"
         case .push: "push"
@@ -49,9 +49,9 @@ public struct RelayEvent: Sendable, Hashable {
     }
     /// The subject in its CONTRACT section 5 shape. Events the emulator records keep the subject's
     /// value and build this JSON each time it is read (see `RecordedJSON`); read it once per event.
-    public var subject: JSONValue { source.json }
+    package var subject: JSONValue { source.json }
     /// Extra top-level members (for example `reason` on `activity.ended`).
-    public let extra: JSONObject
+    package let extra: JSONObject
     /// Where `subject` comes from.
     let source: RecordedJSON
     /// Where the routing members come from. An event is copied a few times on its way to the
@@ -97,7 +97,7 @@ public struct RelayEvent: Sendable, Hashable {
     /// (see `EmulatorEffects.pushRecords`); nil for every other event.
     var loggedPushRecord: PushRecord? { type == .pushReceived ? record : nil }
 
-    public init(
+    package init(
         seq: UInt64 = 0, type: RelayEventType, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
         activityId: String? = nil, alarmId: String? = nil, subjectKey: String, subject: JSONValue,
         extra: JSONObject = [:]
@@ -167,7 +167,7 @@ public struct RelayEvent: Sendable, Hashable {
     }
 
     /// The event as the stream's `data:` line carries it.
-    public var data: JSONValue {
+    package var data: JSONValue {
         var members = extra
         members["seq"] = .int(Int64(clamping: seq))
         members["type"] = .string(type.rawValue)
@@ -178,7 +178,7 @@ public struct RelayEvent: Sendable, Hashable {
     }
 
     /// Whether a subscriber's filter lets this event through.
-    public func matches(_ filter: EventFilter) -> Bool {
+    package func matches(_ filter: EventFilter) -> Bool {
         if let wanted = filter.deviceId, wanted != deviceId { return false }
         if let wanted = filter.bundleId, wanted != bundleId { return false }
         if let wanted = filter.activityId, wanted != activityId { return false }
@@ -189,14 +189,14 @@ public struct RelayEvent: Sendable, Hashable {
 }
 
 /// What a subscriber asked to see; nil members match everything.
-public struct EventFilter: Sendable, Hashable {
-    public var deviceId: String?
-    public var bundleId: String?
-    public var activityId: String?
-    public var alarmId: String?
-    public var types: Set<RelayEventType>?
+package struct EventFilter: Sendable, Hashable {
+    package var deviceId: String?
+    package var bundleId: String?
+    package var activityId: String?
+    package var alarmId: String?
+    package var types: Set<RelayEventType>?
 
-    public init(
+    package init(
         deviceId: String? = nil, bundleId: String? = nil, activityId: String? = nil, alarmId: String? = nil,
         types: Set<RelayEventType>? = nil
     ) {

@@ -3,23 +3,23 @@
 public struct RelayEventType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
-    public static let activityStarted = RelayEventType("activity.started")
-    public static let activityUpdated = RelayEventType("activity.updated")
+    package static let activityStarted = RelayEventType("activity.started")
+    package static let activityUpdated = RelayEventType("activity.updated")
     public static let activityStale = RelayEventType("activity.stale")
     public static let activityEnded = RelayEventType("activity.ended")
     public static let activityDismissed = RelayEventType("activity.dismissed")
-    public static let activityPushToken = RelayEventType("activity.pushToken")
-    public static let alarmUpdated = RelayEventType("alarm.updated")
-    public static let alarmRemoved = RelayEventType("alarm.removed")
+    package static let activityPushToken = RelayEventType("activity.pushToken")
+    package static let alarmUpdated = RelayEventType("alarm.updated")
+    package static let alarmRemoved = RelayEventType("alarm.removed")
     public static let pushReceived = RelayEventType("push.received")
     public static let clock = RelayEventType("clock")
     /// A push or an app call changed a device's future: its widget timeline is stale.
-    public static let timelineReload = RelayEventType("timeline.reload")
+    package static let timelineReload = RelayEventType("timeline.reload")
     /// Sent to a resuming subscriber that is further behind than the retained log.
-    public static let snapshot = RelayEventType("snapshot")
+    package static let snapshot = RelayEventType("snapshot")
 
     /// Every type the relay emits, in contract order.
     public static let all: [RelayEventType] = [

@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// The fault rules in force, in the order they were added, and what they do to each push.
 ///
@@ -10,32 +10,32 @@ public import RelayJSON
 ///    count lasts;
 /// 5. every latency rule that fires adds its delay; the first error, goaway or reset rule that
 ///    fires decides the answer and later ones are not tried.
-public struct FaultPlan: Sendable {
+package struct FaultPlan: Sendable {
     /// The rules, oldest first.
-    public private(set) var rules: [FaultRule] = []
+    package private(set) var rules: [FaultRule] = []
     /// The seed of rules that do not name their own.
-    public var seed: UInt64
+    package var seed: UInt64
     private var nextNumber = 1
 
     /// The most rules at once.
-    public static let maxRules = 1000
+    package static let maxRules = 1000
 
-    public init(seed: UInt64 = 1) { self.seed = seed }
+    package init(seed: UInt64 = 1) { self.seed = seed }
 
     /// What the rules do to one push.
-    public struct Decision: Sendable, Hashable {
+    package struct Decision: Sendable, Hashable {
         /// The rule that shapes the answer (`error`, `goaway` or `reset`), if any fired.
-        public var rule: FaultRule?
+        package var rule: FaultRule?
         /// Milliseconds to hold the answer back, summed over the latency rules that fired.
-        public var latencyMs: Double = 0
+        package var latencyMs: Double = 0
         /// The latency rules that fired.
-        public var latencyRules: [String] = []
+        package var latencyRules: [String] = []
 
         /// Whether no rule fired.
-        public var isEmpty: Bool { rule == nil && latencyRules.isEmpty }
+        package var isEmpty: Bool { rule == nil && latencyRules.isEmpty }
 
         /// `{"kind", "rule", "latencyMs"?}` for the push log: the answering rule, else the first latency rule.
-        public var json: JSONValue {
+        package var json: JSONValue {
             var members: JSONObject = [:]
             if let rule {
                 members["kind"] = .string(rule.action.kind)
@@ -54,7 +54,7 @@ public struct FaultPlan: Sendable {
 
     /// Adds `rule` with the next id (and the plan's seed unless `ownSeed`); returns the stored
     /// rule, or nil when `maxRules` are in force.
-    public mutating func add(_ rule: FaultRule, ownSeed: Bool) -> FaultRule? {
+    package mutating func add(_ rule: FaultRule, ownSeed: Bool) -> FaultRule? {
         guard rules.count < Self.maxRules else { return nil }
         var rule = rule
         rule.id = "f\(nextNumber)"
@@ -68,18 +68,18 @@ public struct FaultPlan: Sendable {
     }
 
     /// Removes the rule `id`; false when there is none.
-    public mutating func remove(_ id: String) -> Bool {
+    package mutating func remove(_ id: String) -> Bool {
         guard let index = rules.firstIndex(where: { $0.id == id }) else { return false }
         rules.remove(at: index)
         return true
     }
 
     /// Removes every rule (ids keep counting up).
-    public mutating func removeAll() { rules.removeAll() }
+    package mutating func removeAll() { rules.removeAll() }
 
     /// The rules' answer to a push for `bundleId` to `token` arriving as push number
     /// `connectionPushes` (1 for the first) of its connection.
-    public mutating func decide(bundleId: String, token: String, connectionPushes: Int) -> Decision {
+    package mutating func decide(bundleId: String, token: String, connectionPushes: Int) -> Decision {
         var decision = Decision()
         for index in rules.indices {
             guard rules[index].covers(bundleId: bundleId, token: token) else { continue }
@@ -104,7 +104,7 @@ public struct FaultPlan: Sendable {
     }
 
     /// The rule refusing TLS handshakes at real time `now`, if any; counts the refusal.
-    public mutating func refuseHandshake(at now: Double) -> FaultRule? {
+    package mutating func refuseHandshake(at now: Double) -> FaultRule? {
         guard let index = rules.firstIndex(where: { $0.refusesHandshakes(at: now) }) else { return nil }
         rules[index].matched += 1
         rules[index].injected += 1
@@ -112,10 +112,10 @@ public struct FaultPlan: Sendable {
     }
 
     /// Whether any rule applies to pushes, and whether any refuses handshakes (now or later).
-    public var appliesToPushes: Bool {
+    package var appliesToPushes: Bool {
         rules.contains { if case .refuseHandshakes = $0.action { false } else { true } }
     }
-    public var refusesHandshakes: Bool {
+    package var refusesHandshakes: Bool {
         rules.contains { if case .refuseHandshakes = $0.action { true } else { false } }
     }
 }

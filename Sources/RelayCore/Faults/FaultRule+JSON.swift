@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 // MARK: - The JSON shape of a fault rule (POST /v1/faults, config `faults.rules`, scenarios)
 
@@ -13,7 +13,7 @@ extension FaultRule {
     /// default 1) and `count` (the next N matching pushes). `seed` (a whole number) gives the rule its
     /// own generator; without it the rule uses the plan's seed (`ownSeed` false). `createdAt` is real
     /// time. Unknown members are errors naming their path.
-    public static func parse(_ json: JSONValue, path: String = "", createdAt: Double) throws(JSONFieldError)
+    package static func parse(_ json: JSONValue, path: String = "", createdAt: Double) throws(JSONFieldError)
         -> (rule: FaultRule, ownSeed: Bool)
     {
         let fields = try JSONFields(json, path: path)
@@ -125,7 +125,7 @@ extension FaultRule {
 
     /// The rule as `GET /v1/faults` lists it: what was written plus `id`, `seed`, `count` (what
     /// is left, or null), `matched` and `injected`; a handshake window also has `until`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: JSONObject = ["id": .string(id), "kind": .string(action.kind)]
         switch action {
         case .error(let status, let reason):

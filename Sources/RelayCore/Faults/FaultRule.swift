@@ -1,8 +1,8 @@
 /// One injected provider-API failure (CONTRACT section 5, "Faults"): what it does, which pushes
 /// it applies to and how many of them. Pure: the caller passes the times.
-public struct FaultRule: Sendable, Hashable {
+package struct FaultRule: Sendable, Hashable {
     /// What the fault does to a push it fires on.
-    public enum Action: Sendable, Hashable {
+    package enum Action: Sendable, Hashable {
         /// Answer `status` with `{"reason": reason}`; the device never sees the push.
         case error(status: Int, reason: String)
         /// Answer after an added delay in milliseconds, `minMs` to `maxMs` (equal for a fixed delay).
@@ -16,7 +16,7 @@ public struct FaultRule: Sendable, Hashable {
         case refuseHandshakes(seconds: Double)
 
         /// The `kind` member.
-        public var kind: String {
+        package var kind: String {
             switch self {
             case .error: "error"
             case .latency: "latency"
@@ -28,26 +28,26 @@ public struct FaultRule: Sendable, Hashable {
     }
 
     /// Assigned by the plan (`f1`, `f2`, ...).
-    public var id: String
-    public var action: Action
+    package var id: String
+    package var action: Action
     /// Only pushes for this app; nil for every app.
-    public var bundleId: String?
+    package var bundleId: String?
     /// Only pushes to this device token (lowercase hex); nil for every token.
-    public var token: String?
+    package var token: String?
     /// The chance, 0 to 1, that a matching push is hit; 1 hits every one.
-    public var share: Double
+    package var share: Double
     /// How many more pushes it may hit; nil without limit.
-    public var remaining: Int?
+    package var remaining: Int?
     /// The seed of the rule's own generator (shares and latency draws).
-    public var seed: UInt64
+    package var seed: UInt64
     /// When the rule was added (real Unix seconds; the start of a handshake window).
-    public var createdAt: Double
+    package var createdAt: Double
     /// Pushes it was considered for, and pushes it hit.
-    public var matched = 0
-    public var injected = 0
+    package var matched = 0
+    package var injected = 0
     var generator: SeededGenerator
 
-    public init(
+    package init(
         id: String, action: Action, bundleId: String? = nil, token: String? = nil, share: Double = 1,
         remaining: Int? = nil, seed: UInt64 = 1, createdAt: Double = 0
     ) {

@@ -1,11 +1,11 @@
 /// SplitMix64: a small, fast generator whose whole sequence follows from its seed, so that a
 /// fault rule with a share picks the same pushes on every run.
-public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
+package struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
     private var state: UInt64
 
-    public init(seed: UInt64) { state = seed }
+    package init(seed: UInt64) { state = seed }
 
-    public mutating func next() -> UInt64 {
+    package mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -14,5 +14,5 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable, Hashable {
     }
 
     /// A double in [0, 1) from the top 53 bits.
-    public mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
+    package mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 }

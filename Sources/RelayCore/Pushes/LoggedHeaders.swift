@@ -20,7 +20,7 @@ public enum LoggedHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral {
     }
 
     /// The headers as a JSON object.
-    public var object: JSONObject {
+    package var object: JSONObject {
         switch self {
         case .object(let object): return object
         case .fields(let fields): return JSONObject(members: fields.map { (key: $0.name, value: .string($0.value)) })

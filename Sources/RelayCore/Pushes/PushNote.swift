@@ -4,7 +4,7 @@
 /// The emulator notes these while it holds its lock; the push log and the event stream read them
 /// afterwards. The common notes quote a date, and formatting it (and joining the lines) under the
 /// lock cost more than the rest of the note, so they are kept as their parts.
-public enum PushNote: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
+package enum PushNote: Sendable, Hashable, ExpressibleByStringLiteral, ExpressibleByStringInterpolation {
     /// A note already written.
     case text(String)
     /// `activity ID ended at DATE; its token is no longer valid` (`410 Unregistered`).
@@ -14,14 +14,14 @@ public enum PushNote: Sendable, Hashable, ExpressibleByStringLiteral, Expressibl
     /// `; it replaces an earlier held update` when it took the place of one.
     case held(forBudget: Bool, until: UnixSeconds, replacing: Bool)
 
-    public init(stringLiteral value: String) { self = .text(value) }
+    package init(stringLiteral value: String) { self = .text(value) }
 
-    public init(stringInterpolation: DefaultStringInterpolation) {
+    package init(stringInterpolation: DefaultStringInterpolation) {
         self = .text(String(stringInterpolation: stringInterpolation))
     }
 
     /// The note as people read it.
-    public var text: String {
+    package var text: String {
         switch self {
         case .text(let text):
             return text

@@ -13,7 +13,7 @@ public enum PushPayload: Sendable, Hashable {
     case json([UInt8])
 
     /// The payload as a JSON value (bytes are parsed on each read).
-    public var value: JSONValue {
+    package var value: JSONValue {
         switch self {
         case .value(let value): return value
         case .json(let bytes):

@@ -1,29 +1,29 @@
-public import RelayJSON
+package import RelayJSON
 
 /// What the emulated device did with an acknowledged (or refused) push. Open, so that stored
 /// records of a later version round-trip.
 public struct PushOutcome: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     public var rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
+    package init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
     /// The content was shown at once.
     public static let applied = PushOutcome("applied")
     /// A push-to-start started a new activity.
-    public static let started = PushOutcome("started")
+    package static let started = PushOutcome("started")
     /// Held back (budget or low priority) and shown later, coalesced with later pushes.
-    public static let deferred = PushOutcome("deferred")
+    package static let deferred = PushOutcome("deferred")
     /// Accepted by APNs but ignored by the device (older timestamp, activity over, wrong event).
-    public static let ignored = PushOutcome("ignored")
+    package static let ignored = PushOutcome("ignored")
     /// Accepted by APNs but dropped by the device (start without alert, start budget spent, ...).
-    public static let dropped = PushOutcome("dropped")
+    package static let dropped = PushOutcome("dropped")
     /// Refused with an APNs error status; the device never saw it.
-    public static let rejected = PushOutcome("rejected")
+    package static let rejected = PushOutcome("rejected")
     /// A broadcast handed to the channel's subscribers.
-    public static let broadcast = PushOutcome("broadcast")
+    package static let broadcast = PushOutcome("broadcast")
     /// Answered by an injected fault (error, GOAWAY, reset) instead of reaching the device.
-    public static let injected = PushOutcome("injected")
+    package static let injected = PushOutcome("injected")
 }
 
 /// One entry of the push log (CONTRACT section 5, like the Delivery Log of Apple's console).
@@ -49,31 +49,31 @@ public struct PushRecord: Sendable, Hashable {
         func hash(into hasher: inout Hasher) { hasher.combine(json) }
     }
 
-    public var apnsId: String
-    public var uniqueId: String
-    public var receivedAt: UnixSeconds
-    public var token: String?
-    public var channelId: String?
-    public var bundleId: String?
+    package var apnsId: String
+    package var uniqueId: String
+    package var receivedAt: UnixSeconds
+    package var token: String?
+    package var channelId: String?
+    package var bundleId: String?
     /// Request headers as sent, each a string (authorization redacted by the caller).
-    public var headers: JSONObject {
+    package var headers: JSONObject {
         get { loggedHeaders.object }
         set { loggedHeaders = .object(newValue) }
     }
     /// The headers as the record keeps them (possibly the request's fields).
-    public var loggedHeaders: LoggedHeaders
+    package var loggedHeaders: LoggedHeaders
     /// The payload as JSON, or as a string when it was not valid JSON.
-    public var payload: JSONValue {
+    package var payload: JSONValue {
         get { loggedPayload.value }
         set { loggedPayload = .value(newValue) }
     }
     /// The payload as the record keeps it (possibly the body's bytes).
-    public var loggedPayload: PushPayload
-    public var status: Int
+    package var loggedPayload: PushPayload
+    package var status: Int
     public var reason: String?
     public var outcome: PushOutcome
     /// A human hint where the sender likely erred; nil when nothing looks off.
-    public var hint: String? {
+    package var hint: String? {
         get { pushHint.text }
         set { pushHint = PushHint(newValue) }
     }
@@ -83,13 +83,13 @@ public struct PushRecord: Sendable, Hashable {
         set { pushHint = PushHint(newValue) }
     }
     private var pushHint: PushHint
-    public var activityId: String?
+    package var activityId: String?
     /// The name of the device the push reached (nil when it reached none or the device has no name).
-    public var deviceName: String?
+    package var deviceName: String?
     /// The injected fault that shaped the answer (`{"id", "kind", ...}`, see `FaultRule`), or nil.
-    public var fault: JSONValue?
+    package var fault: JSONValue?
     /// `{"reason": ..., "timestamp": ...}` body sent with an error status, for the record.
-    public var responseBody: JSONValue? {
+    package var responseBody: JSONValue? {
         get { errorBody?.json }
         set { errorBody = newValue.map(ResponseBody.json) }
     }
@@ -98,7 +98,7 @@ public struct PushRecord: Sendable, Hashable {
     /// Sets `responseBody` to `error.jsonBody`, built when it is read.
     mutating func setResponseBody(of error: APNsError) { errorBody = .refusal(error) }
 
-    public init(
+    package init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
         bundleId: String? = nil, headers: JSONObject = [:], payload: JSONValue = .null, status: Int = 200,
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
@@ -112,7 +112,7 @@ public struct PushRecord: Sendable, Hashable {
     }
 
     /// A record whose payload is kept as `loggedPayload` (the body's bytes, when it was JSON).
-    public init(
+    package init(
         apnsId: String, uniqueId: String, receivedAt: UnixSeconds, token: String? = nil, channelId: String? = nil,
         bundleId: String? = nil, loggedHeaders: LoggedHeaders = [:], loggedPayload: PushPayload, status: Int = 200,
         reason: String? = nil, outcome: PushOutcome, hint: String? = nil, activityId: String? = nil,
@@ -135,7 +135,7 @@ public struct PushRecord: Sendable, Hashable {
     }
 
     /// The record in the push-log shape.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members: JSONObject = [
             "apnsId": .string(apnsId), "uniqueId": .string(uniqueId), "receivedAt": .number(receivedAt),
             "bundleId": .optional(bundleId.map(JSONValue.string)),

@@ -1,27 +1,27 @@
-public import RelayJSON
+package import RelayJSON
 
 /// A JSON member that is missing, of the wrong type or out of range, named by its key path.
 ///
 /// Config files and stored records are decoded member by member; the first bad member stops the
 /// decoding and is reported here so that the operator can fix it from one line
 /// (`tokenBurst.capacity: must be a whole number from 1 to 1000000 (found number -3)`).
-public struct JSONFieldError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONFieldError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The dotted path of the member, such as `pushToStartBudget.capacity`, or `""` for the whole value.
-    public let key: String
+    package let key: String
     /// The offending value, or nil when the member is missing.
-    public let found: JSONValue?
+    package let found: JSONValue?
     /// What was expected, in words.
-    public let message: String
+    package let message: String
 
     /// An error for the member at `key`.
-    public init(key: String, found: JSONValue?, message: String) {
+    package init(key: String, found: JSONValue?, message: String) {
         self.key = key
         self.found = found
         self.message = message
     }
 
     /// `key: message (found ...)`, one line.
-    public var description: String {
+    package var description: String {
         let subject = key.isEmpty ? "value" : key
         guard let found else { return "\(subject): \(message) (missing)" }
         return "\(subject): \(message) (found \(Self.brief(found)))"

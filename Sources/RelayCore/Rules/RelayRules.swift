@@ -1,4 +1,4 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Every number the emulated device and the provider API enforce, with Apple's values as defaults.
 ///
@@ -8,36 +8,36 @@ public import RelayJSON
 /// Durations are in seconds.
 public struct RelayRules: Sendable, Hashable {
     /// How long an activity may stay active (or stale) before the system ends it. Default 8 h.
-    public var activeLifetime: Double = 8 * 3600
+    package var activeLifetime: Double = 8 * 3600
     /// How long an ended activity stays visible under the default dismissal policy. Default 4 h.
-    public var dismissalWindow: Double = 4 * 3600
+    package var dismissalWindow: Double = 4 * 3600
     /// The longest an activity is ever visible, from start to dismissal. Default 12 h.
-    public var maxVisibleLifetime: Double = 12 * 3600
+    package var maxVisibleLifetime: Double = 12 * 3600
     /// The limit on attributes + content state, measured as compact JSON bytes. Default 4096.
-    public var maxActivityDataBytes: Int = 4096
+    package var maxActivityDataBytes: Int = 4096
     /// Priority-10 push updates per activity per hour. Default 10.
-    public var updateBudgetPerHour: Int = 10
+    package var updateBudgetPerHour: Int = 10
     /// Priority-10 push updates per activity per hour when the app has `frequentPushesEnabled`. Default 60.
-    public var frequentUpdateBudgetPerHour: Int = 60
+    package var frequentUpdateBudgetPerHour: Int = 60
     /// When true an update over budget is refused (`429`) instead of deferred and coalesced. Default false.
-    public var strictBudget: Bool = false
+    package var strictBudget: Bool = false
     /// How long a low-priority (5 or 1) update is held before it is applied; later ones coalesce into it. Default 15 s.
-    public var lowPriorityDelay: Double = 15
+    package var lowPriorityDelay: Double = 15
     /// Push-to-start budget per device and app. Default 10 starts, then one more every 360 s.
-    public var pushToStartBudget = BucketRule(capacity: 10, refillInterval: 360)
+    package var pushToStartBudget = BucketRule(capacity: 10, refillInterval: 360)
     /// Pushes to one token in a burst before `429 TooManyRequests`. Default 20, refilled one per second.
-    public var tokenBurst = BucketRule(capacity: 20, refillInterval: 1)
+    package var tokenBurst = BucketRule(capacity: 20, refillInterval: 1)
     /// A provider token may be replaced on a connection at most once per this many seconds. Default 1200 (20 min).
-    public var providerTokenRefreshInterval: Double = 1200
+    package var providerTokenRefreshInterval: Double = 1200
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The defaults, by name.
     public static let defaults = RelayRules()
 
     /// Priority-10 updates allowed per hour for an app with or without frequent pushes.
-    public func updatesPerHour(frequentPushesEnabled: Bool) -> Int {
+    package func updatesPerHour(frequentPushesEnabled: Bool) -> Int {
         frequentPushesEnabled ? frequentUpdateBudgetPerHour : updateBudgetPerHour
     }
 
@@ -61,7 +61,7 @@ extension RelayRules {
 
     /// Reads rules from a config object. Keys left out keep their defaults; an unknown key, a value of
     /// the wrong type or out of range is an error naming the key (prefixed with `path`, e.g. `rules.`).
-    public init(json: JSONValue, path: String = "") throws(JSONFieldError) {
+    package init(json: JSONValue, path: String = "") throws(JSONFieldError) {
         let fields = try JSONFields(json, path: path)
         try fields.rejectUnknown(Self.keys)
         self.init()
@@ -91,7 +91,7 @@ extension RelayRules {
     }
 
     /// Every rule, in the shape `init(json:)` reads.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             "activeLifetime": .number(activeLifetime),
             "dismissalWindow": .number(dismissalWindow),

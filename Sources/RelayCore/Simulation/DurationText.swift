@@ -1,10 +1,10 @@
-public import RelayJSON
+package import RelayJSON
 
 /// Durations written the way people write them in scenarios: `90`, `"90s"`, `"15m"`, `"8h"`,
 /// `"1h30m"`, `"2d"`, `"1.5h"`.
-public enum DurationText {
+package enum DurationText {
     /// Seconds for `text`, or nil when it is not a duration.
-    public static func seconds(_ text: Substring) -> Double? {
+    package static func seconds(_ text: Substring) -> Double? {
         guard !text.isEmpty else { return nil }
         if let plain = Double(text), plain.isFinite { return plain }
         var total = 0.0
@@ -31,7 +31,7 @@ public enum DurationText {
     }
 
     /// Seconds for a JSON number or duration string.
-    public static func seconds(_ value: JSONValue) -> Double? {
+    package static func seconds(_ value: JSONValue) -> Double? {
         if let number = value.doubleValue { return number.isFinite ? number : nil }
         if let text = value.stringValue { return seconds(Substring(text)) }
         return nil
@@ -39,7 +39,7 @@ public enum DurationText {
 
     /// `+H:MM:SS` (or `+Nd H:MM:SS` past a day) for a timeline offset; `-` before a negative one.
     /// An offset no clock reaches (past 10^15 seconds, or not a number) is written as its seconds.
-    public static func offset(_ seconds: Double) -> String {
+    package static func offset(_ seconds: Double) -> String {
         guard seconds.isFinite, seconds.magnitude < 1e15 else { return "+\(seconds)s" }
         if seconds < 0 { return "-" + offset(-seconds).dropFirst() }
         let whole = Int(seconds.rounded(.down))

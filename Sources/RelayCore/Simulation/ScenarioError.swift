@@ -1,10 +1,10 @@
 /// A scenario that cannot run: the JSON path of the offending member and what is wrong with it.
 public struct ScenarioError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Dotted path such as `steps[3].at`.
-    public var path: String
-    public var message: String
+    package var path: String
+    package var message: String
 
-    public init(path: String, message: String) {
+    package init(path: String, message: String) {
         self.path = path
         self.message = message
     }

@@ -1,27 +1,27 @@
 public import RelayJSON
 
 /// One line of a simulation's timeline.
-public struct TimelineEntry: Sendable, Hashable {
+package struct TimelineEntry: Sendable, Hashable {
     /// When it happened (Unix seconds on the virtual clock).
-    public var at: UnixSeconds
+    package var at: UnixSeconds
     /// Who acted: `app`, `push`, `broadcast`, `alarm`, `device` (what the phone did), `expect`.
-    public var actor: String
+    package var actor: String
     /// What happened, in words.
-    public var text: String
+    package var text: String
     /// The event behind a `device` line, in the stream's shape.
-    public var event: JSONValue?
+    package var event: JSONValue?
 }
 
 /// The result of running a scenario: the timeline, the expectations and the final state.
 public struct SimulationReport: Sendable {
-    public var name: String
-    public var start: UnixSeconds
-    public var entries: [TimelineEntry]
-    public var expectationsPassed: Int
+    package var name: String
+    package var start: UnixSeconds
+    package var entries: [TimelineEntry]
+    package var expectationsPassed: Int
     /// One line per failed expectation.
-    public var failures: [String]
-    public var finalActivities: [JSONValue]
-    public var finalAlarms: [JSONValue]
+    package var failures: [String]
+    package var finalActivities: [JSONValue]
+    package var finalAlarms: [JSONValue]
 
     /// The readable timeline.
     public var text: String {
@@ -59,10 +59,10 @@ public struct SimulationReport: Sendable {
 }
 
 /// `2026-03-08T07:00:00Z` from Unix seconds (proleptic Gregorian, UTC).
-public enum UTCDate {
+package enum UTCDate {
     /// `YYYY-MM-DDTHH:MM:SSZ`; a time no calendar reaches (past 10^15 seconds from 1970, some 31
     /// million years, or not a number) is written as its seconds.
-    public static func format(_ time: UnixSeconds) -> String {
+    package static func format(_ time: UnixSeconds) -> String {
         guard time.isFinite, time.magnitude < 1e15 else { return "\(time)s" }
         let seconds = Int64(time.rounded(.down))
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400

@@ -1,5 +1,5 @@
 /// Why a change to the virtual clock was refused. The clock is unchanged after any of these.
-public enum ClockError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ClockError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A `set` to a time before the clock's current time: the clock never moves backwards.
     case backwards(now: UnixSeconds, requested: UnixSeconds)
     /// An `advance` by a negative or non-finite number of seconds.
@@ -10,7 +10,7 @@ public enum ClockError: Error, Sendable, Hashable, CustomStringConvertible {
     case outOfRange(requested: UnixSeconds)
 
     /// One line for logs and API error messages.
-    public var description: String {
+    package var description: String {
         switch self {
         case .backwards(let now, let requested):
             return "the clock cannot move backwards: requested \(requested) is before now (\(now))"

@@ -5,40 +5,40 @@
 /// re-anchors at the current reading, so time already passed is never rewritten; a change that
 /// would move the clock backwards is refused. A new clock has rate 0: it stands still until moved.
 /// The shell that owns the clock reads the real time and persists the value (it is `Codable`).
-public struct VirtualClock: Sendable, Hashable, Codable {
+package struct VirtualClock: Sendable, Hashable, Codable {
     /// The latest time the clock may show, 9999-12-31T23:59:59Z, so every reading stays a
     /// sensible calendar date and converts to whole milliseconds without overflow.
-    public static let latestTime: UnixSeconds = 253_402_300_799
+    package static let latestTime: UnixSeconds = 253_402_300_799
 
     /// The real time at which the clock was last anchored.
-    public private(set) var realAnchor: UnixSeconds
+    package private(set) var realAnchor: UnixSeconds
     /// The virtual time the clock showed at `realAnchor`.
-    public private(set) var virtualAnchor: UnixSeconds
+    package private(set) var virtualAnchor: UnixSeconds
     /// Virtual seconds per real second: 0 stands still, 1 runs in real time, 60 runs a minute a second.
-    public private(set) var rate: Double
+    package private(set) var rate: Double
 
     /// A clock that shows `virtual` at real time `real` and stands still (rate 0). Values outside
     /// the clock's range are clamped into `0...latestTime`.
-    public init(showing virtual: UnixSeconds, atReal real: UnixSeconds) {
+    package init(showing virtual: UnixSeconds, atReal real: UnixSeconds) {
         realAnchor = real.isFinite ? real : 0
         virtualAnchor = virtual.isFinite ? min(max(virtual, 0), Self.latestTime) : 0
         rate = 0
     }
 
     /// A clock that starts at the real time `real`, as a data dir's first start does, and stands still.
-    public init(startingAt real: UnixSeconds) {
+    package init(startingAt real: UnixSeconds) {
         self.init(showing: real, atReal: real)
     }
 
     /// The virtual time at real time `real`. A real clock that stepped back before the anchor
     /// reads as the anchor, so the virtual clock never runs backwards.
-    public func now(real: UnixSeconds) -> UnixSeconds {
+    package func now(real: UnixSeconds) -> UnixSeconds {
         guard rate > 0, real > realAnchor else { return virtualAnchor }
         return min(virtualAnchor + (real - realAnchor) * rate, Self.latestTime)
     }
 
     /// Moves the clock forward by `seconds` (finite, not negative) from its reading at `real`.
-    public mutating func advance(by seconds: Double, real: UnixSeconds) throws(ClockError) {
+    package mutating func advance(by seconds: Double, real: UnixSeconds) throws(ClockError) {
         guard seconds.isFinite, seconds >= 0 else { throw .invalidAdvance(seconds: seconds) }
         let current = now(real: real)
         let target = current + seconds
@@ -47,7 +47,7 @@ public struct VirtualClock: Sendable, Hashable, Codable {
     }
 
     /// Sets the clock to `time`, which must not be earlier than its reading at `real`.
-    public mutating func set(_ time: UnixSeconds, real: UnixSeconds) throws(ClockError) {
+    package mutating func set(_ time: UnixSeconds, real: UnixSeconds) throws(ClockError) {
         guard time.isFinite, time <= Self.latestTime else { throw .outOfRange(requested: time) }
         let current = now(real: real)
         guard time >= current else { throw .backwards(now: current, requested: time) }
@@ -55,7 +55,7 @@ public struct VirtualClock: Sendable, Hashable, Codable {
     }
 
     /// Changes how fast the clock runs from real time `real` on; time already passed keeps its rate.
-    public mutating func setRate(_ newRate: Double, real: UnixSeconds) throws(ClockError) {
+    package mutating func setRate(_ newRate: Double, real: UnixSeconds) throws(ClockError) {
         guard newRate.isFinite, newRate >= 0 else { throw .invalidRate(newRate) }
         anchor(virtual: now(real: real), real: real)
         rate = newRate
@@ -76,7 +76,7 @@ extension VirtualClock {
     }
 
     /// Decodes a stored clock, refusing values no sequence of changes could have produced.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         realAnchor = try container.decode(UnixSeconds.self, forKey: .realAnchor)
         virtualAnchor = try container.decode(UnixSeconds.self, forKey: .virtualAnchor)

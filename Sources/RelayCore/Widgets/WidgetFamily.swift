@@ -1,6 +1,6 @@
 /// The size of widget asking for a timeline, as WidgetKit's `WidgetFamily` names it. It decides
 /// how many items an entry carries and whether they carry their details.
-public enum WidgetFamily: String, Sendable, Hashable, CaseIterable {
+package enum WidgetFamily: String, Sendable, Hashable, CaseIterable {
     case systemSmall
     case systemMedium
     case systemLarge
@@ -8,7 +8,7 @@ public enum WidgetFamily: String, Sendable, Hashable, CaseIterable {
 
     /// The most items an entry of this family carries: one for the small and the Lock Screen
     /// widget, four for medium, eight for large.
-    public var maxItems: Int {
+    package var maxItems: Int {
         switch self {
         case .systemSmall, .accessoryRectangular: 1
         case .systemMedium: 4
@@ -18,7 +18,7 @@ public enum WidgetFamily: String, Sendable, Hashable, CaseIterable {
 
     /// Whether items carry their details (content state, attributes, presentation) beside the
     /// summary: medium and large have room for them.
-    public var showsDetails: Bool {
+    package var showsDetails: Bool {
         switch self {
         case .systemSmall, .accessoryRectangular: false
         case .systemMedium, .systemLarge: true

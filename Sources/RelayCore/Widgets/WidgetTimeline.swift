@@ -1,53 +1,53 @@
-public import RelayJSON
+package import RelayJSON
 
 /// What a pull renderer (a home-screen widget) shows of one device from now to a horizon: the
 /// entries, each from its date until the next one, and when to ask again. Made by
 /// `DeviceEmulator.widgetTimeline(deviceId:family:until:at:)`.
-public struct WidgetTimeline: Sendable, Hashable {
+package struct WidgetTimeline: Sendable, Hashable {
     /// The device it is for.
-    public var deviceId: String
-    public var family: WidgetFamily
+    package var deviceId: String
+    package var family: WidgetFamily
     /// The horizon: no entry lies after it.
-    public var until: UnixSeconds
+    package var until: UnixSeconds
     /// In date order; the first is at the time it was made.
-    public var entries: [Entry]
-    public var policy: ReloadPolicy
+    package var entries: [Entry]
+    package var policy: ReloadPolicy
 
     /// What to show from `date` until the next entry's date.
-    public struct Entry: Sendable, Hashable {
-        public var date: UnixSeconds
+    package struct Entry: Sendable, Hashable {
+        package var date: UnixSeconds
         /// The highest relevance among the device's items at `date` (0 with none): a Smart Stack
         /// rotates to the widget at its most relevant entry.
-        public var relevance: Double
+        package var relevance: Double
         /// The most relevant items first, as many as the family carries.
-        public var items: [Item]
+        package var items: [Item]
     }
 
     /// One activity or alarm as an entry shows it.
-    public struct Item: Sendable, Hashable {
-        public enum Kind: String, Sendable, Hashable {
+    package struct Item: Sendable, Hashable {
+        package enum Kind: String, Sendable, Hashable {
             case activity
             case alarm
         }
 
-        public var kind: Kind
-        public var id: String
+        package var kind: Kind
+        package var id: String
         /// `activityState` for an activity, `AlarmState` for an alarm.
-        public var state: String
-        public var relevance: Double
+        package var state: String
+        package var relevance: Double
         /// Seconds left while it counts down: until an alarm's countdown fires, or until an
         /// activity's system end in its final `WidgetTimeline.lifetimeCountdown` seconds.
-        public var remaining: Double?
+        package var remaining: Double?
         /// The subject's members a medium or large widget shows (nil for small ones).
-        public var details: JSONObject?
+        package var details: JSONObject?
 
         /// The deep link that opens the subject: `activityrelay://activity/{id}` or
         /// `activityrelay://alarm/{id}`.
-        public var url: String { "activityrelay://\(kind.rawValue)/\(id)" }
+        package var url: String { "activityrelay://\(kind.rawValue)/\(id)" }
     }
 
     /// When the renderer should ask for a new timeline, as WidgetKit's `TimelineReloadPolicy`.
-    public enum ReloadPolicy: Sendable, Hashable {
+    package enum ReloadPolicy: Sendable, Hashable {
         /// After the last entry's date: it is the last known change.
         case atEnd
         /// At this date: the next known change lies beyond the horizon.
@@ -57,19 +57,19 @@ public struct WidgetTimeline: Sendable, Hashable {
     }
 
     /// How long before an activity's system end its items count down, one entry a minute.
-    public static let lifetimeCountdown: Double = 3600
+    package static let lifetimeCountdown: Double = 3600
     /// The default horizon after now (`until` absent).
-    public static let defaultHorizon: Double = 8 * 3600
+    package static let defaultHorizon: Double = 8 * 3600
     /// The furthest horizon after now that may be asked for: past it, minute entries alone could
     /// number thousands.
-    public static let maxHorizon: Double = 24 * 3600
+    package static let maxHorizon: Double = 24 * 3600
 }
 
 // MARK: - JSON
 
 extension WidgetTimeline {
     /// `{"deviceId", "family", "until", "entries": [{"date", "relevance", "items"}], "policy"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         [
             "deviceId": .string(deviceId), "family": .string(family.rawValue), "until": .number(until),
             "entries": .array(entries.map(\.json)), "policy": policy.json,
@@ -79,14 +79,14 @@ extension WidgetTimeline {
 
 extension WidgetTimeline.Entry {
     /// `{"date", "relevance", "items": [...]}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["date": .number(date), "relevance": .number(relevance), "items": .array(items.map(\.json))]
     }
 }
 
 extension WidgetTimeline.Item {
     /// `{"kind", "id", "url", "state", "relevance", "remaining"?}` and the details, if any.
-    public var json: JSONValue {
+    package var json: JSONValue {
         var members = details ?? [:]
         members["kind"] = .string(kind.rawValue)
         members["id"] = .string(id)
@@ -100,7 +100,7 @@ extension WidgetTimeline.Item {
 
 extension WidgetTimeline.ReloadPolicy {
     /// `{"atEnd": true}`, `{"after": date}` or `{"never": true}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         switch self {
         case .atEnd: ["atEnd": true]
         case .after(let date): ["after": .number(date)]

@@ -1,33 +1,33 @@
 /// Why a response could not be read: a static reason and the offending text.
 public struct HTTP1ResponseParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What was wrong, as an open set of static reasons.
-    public struct Reason: RawRepresentable, Hashable, Sendable {
-        public let rawValue: String
-        public init(rawValue: String) { self.rawValue = rawValue }
+    package struct Reason: RawRepresentable, Hashable, Sendable {
+        package let rawValue: String
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// The status line is not `HTTP/1.x NNN ...`.
-        public static let badStatusLine = Reason(rawValue: "bad status line")
+        package static let badStatusLine = Reason(rawValue: "bad status line")
         /// A header line without a name and colon.
-        public static let badHeader = Reason(rawValue: "bad header field")
+        package static let badHeader = Reason(rawValue: "bad header field")
         /// The head is over `Limits.maxHeadBytes` or `maxHeaderFields`.
-        public static let headTooLarge = Reason(rawValue: "head too large")
+        package static let headTooLarge = Reason(rawValue: "head too large")
         /// An unusable `content-length` or `transfer-encoding`.
-        public static let badFraming = Reason(rawValue: "bad body framing")
+        package static let badFraming = Reason(rawValue: "bad body framing")
         /// A malformed chunk size or chunk end.
-        public static let badChunk = Reason(rawValue: "bad chunk")
+        package static let badChunk = Reason(rawValue: "bad chunk")
         /// The connection ended before the response did.
-        public static let truncated = Reason(rawValue: "truncated response")
+        package static let truncated = Reason(rawValue: "truncated response")
         /// Bytes arrived after the response was complete.
-        public static let trailingBytes = Reason(rawValue: "bytes after the response")
+        package static let trailingBytes = Reason(rawValue: "bytes after the response")
     }
 
     /// What was wrong.
-    public let reason: Reason
+    package let reason: Reason
     /// The offending value or a detail, bounded in length.
-    public let detail: String
+    package let detail: String
 
     /// An error for `reason` with `detail`.
-    public init(_ reason: Reason, _ detail: String) {
+    package init(_ reason: Reason, _ detail: String) {
         self.reason = reason
         self.detail = detail
     }

@@ -5,9 +5,9 @@
 /// skipped) and bodies that run until the connection closes (call `finish()` at end of stream).
 /// Interim 1xx responses are skipped. Sizes are bounded by `Limits`; anything malformed is a
 /// typed error carrying the offending text.
-public struct HTTP1ResponseParser: Sendable {
+package struct HTTP1ResponseParser: Sendable {
     /// What the bytes fed so far completed, in order.
-    public enum Event: Sendable, Equatable {
+    package enum Event: Sendable, Equatable {
         /// The final response's status and headers.
         case head(status: Int, headers: HTTPHeaders)
         /// A piece of the body (never empty).
@@ -17,14 +17,14 @@ public struct HTTP1ResponseParser: Sendable {
     }
 
     /// Bounds on what a server may send.
-    public struct Limits: Sendable, Equatable {
+    package struct Limits: Sendable, Equatable {
         /// Bytes of status line and header section.
-        public var maxHeadBytes = 65_536
+        package var maxHeadBytes = 65_536
         /// Header fields in one head.
-        public var maxHeaderFields = 100
+        package var maxHeaderFields = 100
 
         /// The defaults.
-        public init() {}
+        package init() {}
     }
 
     private enum State: Sendable {
@@ -38,25 +38,25 @@ public struct HTTP1ResponseParser: Sendable {
         case done
     }
 
-    public let limits: Limits
+    package let limits: Limits
     private let isHeadRequest: Bool
     private var state = State.head
     private var line: [UInt8] = []
 
     /// A parser for the response to one request; `isHeadRequest` means the response has no body.
-    public init(limits: Limits = Limits(), isHeadRequest: Bool = false) {
+    package init(limits: Limits = Limits(), isHeadRequest: Bool = false) {
         self.limits = limits
         self.isHeadRequest = isHeadRequest
     }
 
     /// Whether the whole response has been read.
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         if case .done = state { return true }
         return false
     }
 
     /// Consumes `bytes` and returns the events they complete.
-    public mutating func feed(_ bytes: [UInt8]) throws(HTTP1ResponseParseError) -> [Event] {
+    package mutating func feed(_ bytes: [UInt8]) throws(HTTP1ResponseParseError) -> [Event] {
         var events: [Event] = []
         var index = 0
         while index < bytes.count {
@@ -125,7 +125,7 @@ public struct HTTP1ResponseParser: Sendable {
 
     /// The connection ended: completes a body that runs until close, else fails if the response
     /// was cut short.
-    public mutating func finish() throws(HTTP1ResponseParseError) -> [Event] {
+    package mutating func finish() throws(HTTP1ResponseParseError) -> [Event] {
         switch state {
         case .untilClose:
             state = .done

@@ -36,7 +36,7 @@ public struct HPACKDecoder: Sendable {
     static let recentLiteralCount = 4
 
     /// The largest decoded header list accepted, counted as the sum of name + value + 32 per field.
-    public var maxHeaderListSize: Int
+    package var maxHeaderListSize: Int
 
     /// A decoder whose peer may use a dynamic table of `maxTableSize` octets (the table size both ends
     /// start with; 4096 in HTTP/2 until our SETTINGS are acknowledged).
@@ -49,16 +49,16 @@ public struct HPACKDecoder: Sendable {
     /// Sets the largest dynamic table the peer may use: our SETTINGS_HEADER_TABLE_SIZE, once acknowledged.
     /// When it is below the table's current maximum, the peer's next block must begin with a size update
     /// that brings the table within it (RFC 7541 §4.2).
-    public mutating func setMaxAllowedTableSize(_ size: Int) {
+    package mutating func setMaxAllowedTableSize(_ size: Int) {
         maxAllowedTableSize = max(0, size)
         sizeUpdateRequired = table.maxSize > maxAllowedTableSize
     }
 
     /// The dynamic table's current size and maximum, in octets (for tests and diagnostics).
-    public var tableSize: (size: Int, maxSize: Int) { (table.size, table.maxSize) }
+    package var tableSize: (size: Int, maxSize: Int) { (table.size, table.maxSize) }
 
     /// The dynamic table's entries, newest first (for tests and diagnostics).
-    public var tableEntries: [(name: String, value: String)] {
+    package var tableEntries: [(name: String, value: String)] {
         (0..<table.count).compactMap { offset in
             table.entry(at: offset + 1).map { ($0.name, $0.value) }
         }

@@ -9,10 +9,10 @@
 public struct HPACKEncoder: Sendable {
     /// The encoder never uses a dynamic table larger than this, whatever the peer allows: our own
     /// headers are small, and memory is ours.
-    public static let tableSizeCap = 65_536
+    package static let tableSizeCap = 65_536
 
     /// The table size both ends assume before any size update (RFC 7540 §6.5.2).
-    public static let protocolInitialTableSize = 4096
+    package static let protocolInitialTableSize = 4096
 
     private var table: HPACKDynamicTable
     /// Latest insertion sequence number of each whole field and of each name in the dynamic table.
@@ -38,7 +38,7 @@ public struct HPACKEncoder: Sendable {
 
     /// Emits a dynamic table size update at the start of the next block (after the peer's
     /// SETTINGS_HEADER_TABLE_SIZE changes). Entries that no longer fit are evicted now.
-    public mutating func setMaxTableSize(_ size: Int) {
+    package mutating func setMaxTableSize(_ size: Int) {
         let newSize = Self.effectiveSize(size)
         guard newSize != table.maxSize else { return }
         table.resize(to: newSize)
@@ -47,7 +47,7 @@ public struct HPACKEncoder: Sendable {
     }
 
     /// The current dynamic table size limit.
-    public var maxTableSize: Int { table.maxSize }
+    package var maxTableSize: Int { table.maxSize }
 
     /// Appends the header block for `headers`, in order, to `buffer`.
     public mutating func encode(_ headers: [(name: String, value: String)], into buffer: inout [UInt8]) {

@@ -4,55 +4,55 @@
 /// server answers `status` with `Connection: close` and closes.
 public struct HTTP1ParseError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A static, human-readable reason. Open so that callers can match on it and print it.
-    public struct Reason: RawRepresentable, Hashable, Sendable {
-        public let rawValue: String
+    package struct Reason: RawRepresentable, Hashable, Sendable {
+        package let rawValue: String
 
-        public init(rawValue: String) { self.rawValue = rawValue }
+        package init(rawValue: String) { self.rawValue = rawValue }
 
         /// The request line is not `method SP target SP HTTP/x.y`.
-        public static let malformedRequestLine = Reason(rawValue: "malformed request line")
+        package static let malformedRequestLine = Reason(rawValue: "malformed request line")
         /// The request target is not origin-, absolute- or asterisk-form, or has invalid octets.
-        public static let invalidTarget = Reason(rawValue: "invalid request target")
+        package static let invalidTarget = Reason(rawValue: "invalid request target")
         /// The request line is longer than the header limit.
-        public static let targetTooLong = Reason(rawValue: "request line too long")
+        package static let targetTooLong = Reason(rawValue: "request line too long")
         /// The version is well formed but not HTTP/1.x.
-        public static let unsupportedVersion = Reason(rawValue: "HTTP version not supported")
+        package static let unsupportedVersion = Reason(rawValue: "HTTP version not supported")
         /// A field line has no colon, an invalid name, or whitespace before the colon.
-        public static let malformedField = Reason(rawValue: "malformed header field")
+        package static let malformedField = Reason(rawValue: "malformed header field")
         /// A field value holds a control character (including a bare CR).
-        public static let invalidFieldValue = Reason(rawValue: "invalid octet in header field value")
+        package static let invalidFieldValue = Reason(rawValue: "invalid octet in header field value")
         /// A line starts with whitespace: obsolete line folding, rejected (RFC 9112 §5.2).
-        public static let obsoleteLineFolding = Reason(rawValue: "obsolete line folding")
+        package static let obsoleteLineFolding = Reason(rawValue: "obsolete line folding")
         /// A bare CR outside a field value.
-        public static let bareCR = Reason(rawValue: "bare CR")
+        package static let bareCR = Reason(rawValue: "bare CR")
         /// The header section exceeds the byte or field-count limit.
-        public static let headerSectionTooLarge = Reason(rawValue: "header section too large")
+        package static let headerSectionTooLarge = Reason(rawValue: "header section too large")
         /// An HTTP/1.1 request without Host, or any request with more than one.
-        public static let invalidHost = Reason(rawValue: "missing or repeated Host")
+        package static let invalidHost = Reason(rawValue: "missing or repeated Host")
         /// Content-Length is not a decimal number, or several values disagree.
-        public static let invalidContentLength = Reason(rawValue: "invalid Content-Length")
+        package static let invalidContentLength = Reason(rawValue: "invalid Content-Length")
         /// Both Content-Length and Transfer-Encoding (a request smuggling vector).
-        public static let contentLengthWithTransferEncoding = Reason(
+        package static let contentLengthWithTransferEncoding = Reason(
             rawValue: "both Content-Length and Transfer-Encoding")
         /// Transfer-Encoding whose final coding is not chunked, or chunked twice, or in HTTP/1.0.
-        public static let invalidTransferEncoding = Reason(rawValue: "invalid Transfer-Encoding")
+        package static let invalidTransferEncoding = Reason(rawValue: "invalid Transfer-Encoding")
         /// A transfer coding other than chunked.
-        public static let unsupportedTransferEncoding = Reason(rawValue: "unsupported transfer coding")
+        package static let unsupportedTransferEncoding = Reason(rawValue: "unsupported transfer coding")
         /// The body exceeds the limit.
-        public static let bodyTooLarge = Reason(rawValue: "body too large")
+        package static let bodyTooLarge = Reason(rawValue: "body too large")
         /// A chunk-size line, chunk extension or chunk delimiter is malformed.
-        public static let malformedChunk = Reason(rawValue: "malformed chunked body")
+        package static let malformedChunk = Reason(rawValue: "malformed chunked body")
     }
 
     /// The status code to answer with: 400, 413, 414, 431, 501 or 505.
-    public let status: Int
+    package let status: Int
     /// What went wrong.
-    public let reason: Reason
+    package let reason: Reason
     /// The offending text, cut to 64 octets (a header name, a value, a version), or empty.
-    public let value: String
+    package let value: String
 
     /// An error answered with `status`, for `reason`, about `value`.
-    public init(status: Int, _ reason: Reason, value: String = "") {
+    package init(status: Int, _ reason: Reason, value: String = "") {
         self.status = status
         self.reason = reason
         self.value = value

@@ -14,11 +14,11 @@ public struct HTTP1RequestParser: Sendable {
     /// Bounds on what a peer can make the parser hold.
     public struct Limits: Sendable, Equatable {
         /// The header section, request line included (and trailers, counted separately).
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// The number of header fields.
-        public var maxHeaderFields: Int
+        package var maxHeaderFields: Int
         /// The body, after removing chunked framing.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
 
         /// Limits with defaults suited to an API server.
         public init(maxHeaderBytes: Int = 16_384, maxHeaderFields: Int = 100, maxBodyBytes: Int = 1_048_576) {
@@ -29,7 +29,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// Where the parser stands, for the server's timeouts.
-    public enum Progress: Sendable, Equatable {
+    package enum Progress: Sendable, Equatable {
         /// Between requests with nothing buffered: the idle (keep-alive) timeout applies.
         case idle
         /// Part of a header section has arrived: the header-read timeout applies.
@@ -84,7 +84,7 @@ public struct HTTP1RequestParser: Sendable {
     }
 
     /// The limits this parser enforces.
-    public let limits: Limits
+    package let limits: Limits
 
     /// Octets fed; those before `readIndex` are consumed.
     var buffer: [UInt8] = []
@@ -111,13 +111,13 @@ public struct HTTP1RequestParser: Sendable {
 
     /// Octets fed but not yet consumed. A server that stops reading while requests are queued keeps this
     /// bounded by reading only after `next()` answered `.needMore`.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Bytes this parser holds for the connection: unread octets and the body collected so far.
-    public var heldByteCount: Int { bufferedByteCount + body.count }
+    package var heldByteCount: Int { bufferedByteCount + body.count }
 
     /// Where the parser stands; see `Progress`.
-    public var progress: Progress {
+    package var progress: Progress {
         switch state {
         case .head: return bufferedByteCount == 0 ? .idle : .head
         case .body: return .body(expectsContinue: pending?.info.expectsContinue ?? false)

@@ -4,9 +4,9 @@
 /// caller set and writes its own from `framing` and `keepAlive`. Responses that cannot have a body (1xx,
 /// 204, 304) get no framing field. Field values are written defensively: CR, LF and other control octets
 /// (which would split the response) become spaces, and fields whose name is not a token are dropped.
-public enum HTTP1ResponseWriter {
+package enum HTTP1ResponseWriter {
     /// How the body that follows a head is delimited.
-    public enum Framing: Sendable, Equatable {
+    package enum Framing: Sendable, Equatable {
         /// `content-length: n`.
         case contentLength(Int)
         /// `transfer-encoding: chunked`; follow with `chunk(_:)` pieces and `lastChunk`.
@@ -17,17 +17,17 @@ public enum HTTP1ResponseWriter {
     }
 
     /// The interim answer to `Expect: 100-continue` (see `HTTP1RequestParser.Progress.body`).
-    public static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    package static let continueResponse: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// The terminating zero-length chunk, with no trailers.
-    public static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
+    package static let lastChunk: [UInt8] = Array("0\r\n\r\n".utf8)
 
     /// The status line and header section, ending with the empty line.
     /// - Parameters:
     ///   - keepAlive: false adds `connection: close`.
     ///   - requestMinorVersion: for an HTTP/1.0 client kept alive, `connection: keep-alive` is added, as
     ///     HTTP/1.0 closes by default.
-    public static func head(
+    package static func head(
         _ head: HTTPResponseHead, framing: Framing, keepAlive: Bool, requestMinorVersion: Int = 1
     ) -> [UInt8] {
         var out: [UInt8] = []
@@ -38,7 +38,7 @@ public enum HTTP1ResponseWriter {
 
     /// A whole response with `content-length` framing. With `isHeadRequest` the body is left out (the
     /// length still describes it, RFC 9110 §9.3.2).
-    public static func response(
+    package static func response(
         _ response: HTTPResponse, keepAlive: Bool, requestMinorVersion: Int = 1, isHeadRequest: Bool = false
     ) -> [UInt8] {
         var out: [UInt8] = []
@@ -53,14 +53,14 @@ public enum HTTP1ResponseWriter {
 
     /// One chunk of a chunked body: hex size, CRLF, data, CRLF. Empty data yields nothing, since an empty
     /// chunk would end the body (use `lastChunk` for that).
-    public static func chunk(_ data: [UInt8]) -> [UInt8] {
+    package static func chunk(_ data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         appendChunk(data, to: &out)
         return out
     }
 
     /// Appends one chunk of a chunked body to `out` (nothing for empty data).
-    public static func appendChunk(_ data: [UInt8], to out: inout [UInt8]) {
+    package static func appendChunk(_ data: [UInt8], to out: inout [UInt8]) {
         guard !data.isEmpty else { return }
         out.reserveCapacity(out.count + data.count + 12)
         appendHex(data.count, to: &out)
@@ -70,7 +70,7 @@ public enum HTTP1ResponseWriter {
     }
 
     /// Whether a response with this status may carry a body (not 1xx, 204 or 304).
-    public static func allowsBody(_ status: Int) -> Bool {
+    package static func allowsBody(_ status: Int) -> Bool {
         !(100...199).contains(status) && status != 204 && status != 304
     }
 

@@ -4,28 +4,28 @@
 public struct HTTP2Configuration: Sendable {
     /// SETTINGS_MAX_CONCURRENT_STREAMS: streams a client may have open at once; more are refused
     /// with REFUSED_STREAM.
-    public var maxConcurrentStreams: Int
+    package var maxConcurrentStreams: Int
     /// SETTINGS_INITIAL_WINDOW_SIZE: how much request body a client may send on a stream before
     /// we credit it.
-    public var initialWindowSize: Int
+    package var initialWindowSize: Int
     /// The connection-level receive window we open with a WINDOW_UPDATE right after SETTINGS.
-    public var connectionWindowSize: Int
+    package var connectionWindowSize: Int
     /// SETTINGS_MAX_FRAME_SIZE: the largest frame payload we accept.
-    public var maxFrameSize: Int
+    package var maxFrameSize: Int
     /// SETTINGS_MAX_HEADER_LIST_SIZE: the largest decoded header list (RFC 7541 sizes) we accept;
     /// larger requests are answered 431.
-    public var maxHeaderListSize: Int
+    package var maxHeaderListSize: Int
     /// The largest request body buffered for a request; larger requests produce a
     /// `.requestTooLarge` event instead of `.request`.
-    public var maxRequestBodyBytes: Int
+    package var maxRequestBodyBytes: Int
     /// Unproductive frames (PING, SETTINGS, PRIORITY, WINDOW_UPDATE, RST_STREAM, empty DATA, ...)
     /// a client may send beyond what its completed requests earn back, before ENHANCE_YOUR_CALM.
-    public var controlFrameBudget: Int
+    package var controlFrameBudget: Int
     /// Streams a client may reset before their response completed, beyond what completed
     /// responses earn back, before ENHANCE_YOUR_CALM (rapid-reset protection).
-    public var streamResetBudget: Int
+    package var streamResetBudget: Int
     /// About how many bytes one `nextOutput()` call returns at most when DATA is waiting.
-    public var outputChunkSize: Int
+    package var outputChunkSize: Int
 
     /// A configuration; every limit has the default described on its property.
     public init(

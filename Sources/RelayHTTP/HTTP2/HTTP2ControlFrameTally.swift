@@ -1,16 +1,16 @@
 /// The GOAWAY and RST_STREAM frames a connection sent and received since the shell last took
 /// them, with their error codes: the connection records them as it encodes or decodes them, and
 /// the shell hands them to its metrics.
-public struct HTTP2ControlFrameTally: Sendable {
+package struct HTTP2ControlFrameTally: Sendable {
     /// One GOAWAY or RST_STREAM.
-    public struct Entry: Sendable, Hashable {
+    package struct Entry: Sendable, Hashable {
         /// RST_STREAM when true, GOAWAY when false.
-        public var isReset: Bool
+        package var isReset: Bool
         /// Whether we sent it (true) or the peer did.
-        public var sent: Bool
-        public var code: HTTP2ErrorCode
+        package var sent: Bool
+        package var code: HTTP2ErrorCode
 
-        public init(isReset: Bool, sent: Bool, code: HTTP2ErrorCode) {
+        package init(isReset: Bool, sent: Bool, code: HTTP2ErrorCode) {
             self.isReset = isReset
             self.sent = sent
             self.code = code
@@ -18,7 +18,7 @@ public struct HTTP2ControlFrameTally: Sendable {
     }
 
     /// Frames recorded, oldest first.
-    public private(set) var entries: [Entry] = []
+    package private(set) var entries: [Entry] = []
 
     mutating func record(reset: Bool, sent: Bool, code: HTTP2ErrorCode) {
         entries.append(Entry(isReset: reset, sent: sent, code: code))
@@ -33,7 +33,7 @@ public struct HTTP2ControlFrameTally: Sendable {
 
 extension HTTP2ServerConnection {
     /// The GOAWAY and RST_STREAM frames sent and received since the last call, oldest first.
-    public mutating func takeControlFrames() -> [HTTP2ControlFrameTally.Entry] {
+    package mutating func takeControlFrames() -> [HTTP2ControlFrameTally.Entry] {
         controlFrames.entries.isEmpty ? [] : controlFrames.take()
     }
 }

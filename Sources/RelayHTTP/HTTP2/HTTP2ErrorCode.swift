@@ -10,36 +10,36 @@ public struct HTTP2ErrorCode: RawRepresentable, Hashable, Sendable, CustomString
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Wraps any 32-bit code, known or not.
-    public init(_ rawValue: UInt32) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Graceful shutdown, or a stream closed without an error.
-    public static let noError = HTTP2ErrorCode(0x0)
+    package static let noError = HTTP2ErrorCode(0x0)
     /// A generic protocol violation.
-    public static let protocolError = HTTP2ErrorCode(0x1)
+    package static let protocolError = HTTP2ErrorCode(0x1)
     /// The endpoint hit an unexpected internal error.
-    public static let internalError = HTTP2ErrorCode(0x2)
+    package static let internalError = HTTP2ErrorCode(0x2)
     /// The peer broke the flow-control protocol.
-    public static let flowControlError = HTTP2ErrorCode(0x3)
+    package static let flowControlError = HTTP2ErrorCode(0x3)
     /// A SETTINGS frame was not acknowledged in time.
-    public static let settingsTimeout = HTTP2ErrorCode(0x4)
+    package static let settingsTimeout = HTTP2ErrorCode(0x4)
     /// A frame arrived on a stream that was already half-closed or closed.
-    public static let streamClosed = HTTP2ErrorCode(0x5)
+    package static let streamClosed = HTTP2ErrorCode(0x5)
     /// A frame had an invalid size.
-    public static let frameSizeError = HTTP2ErrorCode(0x6)
+    package static let frameSizeError = HTTP2ErrorCode(0x6)
     /// The stream was refused before any processing; the request may be retried.
-    public static let refusedStream = HTTP2ErrorCode(0x7)
+    package static let refusedStream = HTTP2ErrorCode(0x7)
     /// The stream is no longer needed.
-    public static let cancel = HTTP2ErrorCode(0x8)
+    package static let cancel = HTTP2ErrorCode(0x8)
     /// The HPACK compression context could not be maintained.
-    public static let compressionError = HTTP2ErrorCode(0x9)
+    package static let compressionError = HTTP2ErrorCode(0x9)
     /// A CONNECT tunnel was reset or closed abnormally.
-    public static let connectError = HTTP2ErrorCode(0xa)
+    package static let connectError = HTTP2ErrorCode(0xa)
     /// The peer is generating excessive load.
-    public static let enhanceYourCalm = HTTP2ErrorCode(0xb)
+    package static let enhanceYourCalm = HTTP2ErrorCode(0xb)
     /// The transport does not meet minimum security requirements.
-    public static let inadequateSecurity = HTTP2ErrorCode(0xc)
+    package static let inadequateSecurity = HTTP2ErrorCode(0xc)
     /// The request must be retried over HTTP/1.1.
-    public static let http11Required = HTTP2ErrorCode(0xd)
+    package static let http11Required = HTTP2ErrorCode(0xd)
 
     /// The RFC name (`PROTOCOL_ERROR`), or `0x` and the hex value for unknown codes.
     public var description: String {

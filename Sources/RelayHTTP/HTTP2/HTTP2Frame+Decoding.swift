@@ -4,7 +4,7 @@ extension HTTP2Frame {
     ///
     /// Priority self-dependency is left to the connection: for HEADERS it must be reported only
     /// after the field block has been decompressed, to keep HPACK state in step.
-    public init(
+    package init(
         type: HTTP2FrameType, flags rawFlags: UInt8, streamID: UInt32, payload: ArraySlice<UInt8>
     ) throws(HTTP2ProtocolError) {
         let flags = HTTP2FrameFlags(rawValue: rawFlags)

@@ -3,7 +3,7 @@ extension HTTP2Frame {
     ///
     /// The caller keeps payloads within the peer's SETTINGS_MAX_FRAME_SIZE; the connection splits
     /// DATA and field blocks before building frames. Padding is written as zero bytes.
-    public func encode(into buffer: inout [UInt8]) {
+    package func encode(into buffer: inout [UInt8]) {
         switch payload {
         case .data(let bytes, let endStream, let padding):
             var flags: HTTP2FrameFlags = endStream ? .endStream : []
@@ -67,7 +67,7 @@ extension HTTP2Frame {
     }
 
     /// The frame's wire form as a new array.
-    public var encoded: [UInt8] {
+    package var encoded: [UInt8] {
         var buffer: [UInt8] = []
         encode(into: &buffer)
         return buffer

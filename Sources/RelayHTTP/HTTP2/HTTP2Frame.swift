@@ -3,19 +3,19 @@
 /// Flags live inside the payload cases as named booleans, so a frame value cannot carry a flag its
 /// type does not define. Padding is kept as a count so decoded DATA frames know their
 /// flow-controlled length and tests can produce padded frames.
-public struct HTTP2Frame: Hashable, Sendable {
+package struct HTTP2Frame: Hashable, Sendable {
     /// The stream this frame belongs to; 0 for connection-level frames. The reserved bit is cleared.
-    public var streamID: UInt32
+    package var streamID: UInt32
     /// What the frame says.
-    public var payload: Payload
+    package var payload: Payload
 
-    public init(streamID: UInt32, payload: Payload) {
+    package init(streamID: UInt32, payload: Payload) {
         self.streamID = streamID
         self.payload = payload
     }
 
     /// The frame payload, one case per frame type.
-    public enum Payload: Hashable, Sendable {
+    package enum Payload: Hashable, Sendable {
         /// DATA: body bytes; `padding` counts the pad bytes after them (nil when not PADDED).
         case data(bytes: [UInt8], endStream: Bool, padding: Int? = nil)
         /// HEADERS: a field block fragment, with the optional deprecated priority fields.
@@ -44,7 +44,7 @@ public struct HTTP2Frame: Hashable, Sendable {
     }
 
     /// The frame's type byte.
-    public var type: HTTP2FrameType {
+    package var type: HTTP2FrameType {
         switch payload {
         case .data: return .data
         case .headers: return .headers
@@ -62,7 +62,7 @@ public struct HTTP2Frame: Hashable, Sendable {
 
     /// The bytes of a DATA frame that count against flow-control windows: the whole payload,
     /// padding and pad-length byte included (RFC 9113 §6.9.1). Zero for every other type.
-    public var flowControlledLength: Int {
+    package var flowControlledLength: Int {
         guard case .data(let bytes, _, let padding) = payload else { return 0 }
         return bytes.count + (padding.map { $0 + 1 } ?? 0)
     }
@@ -70,15 +70,15 @@ public struct HTTP2Frame: Hashable, Sendable {
 
 /// The priority fields of HEADERS and PRIORITY frames (RFC 7540 §5.3, deprecated by RFC 9113).
 /// Parsed so their size and self-dependency can be checked, then ignored.
-public struct HTTP2Priority: Hashable, Sendable {
+package struct HTTP2Priority: Hashable, Sendable {
     /// Whether the dependency is exclusive.
-    public var exclusive: Bool
+    package var exclusive: Bool
     /// The stream this one depends on.
-    public var dependency: UInt32
+    package var dependency: UInt32
     /// The weight byte as sent (weight minus one).
-    public var weight: UInt8
+    package var weight: UInt8
 
-    public init(exclusive: Bool = false, dependency: UInt32 = 0, weight: UInt8 = 15) {
+    package init(exclusive: Bool = false, dependency: UInt32 = 0, weight: UInt8 = 15) {
         self.exclusive = exclusive
         self.dependency = dependency
         self.weight = weight

@@ -4,26 +4,26 @@
 /// A frame longer than `maxFrameSize` is rejected as soon as its 9-byte header is in, before its
 /// payload is buffered. A frame is consumed before its payload is validated, so after a
 /// stream-level error decoding simply continues with the next frame.
-public struct HTTP2FrameDecoder: Sendable {
+package struct HTTP2FrameDecoder: Sendable {
     /// The size of the fixed frame header.
-    public static let headerLength = 9
+    package static let headerLength = 9
 
     /// The SETTINGS_MAX_FRAME_SIZE this endpoint advertised: the largest payload accepted.
-    public var maxFrameSize: Int
+    package var maxFrameSize: Int
 
     private var buffer: [UInt8] = []
     private var readIndex = 0
 
     /// A decoder accepting payloads up to `maxFrameSize` bytes.
-    public init(maxFrameSize: Int = HTTP2PeerSettings.minMaxFrameSize) {
+    package init(maxFrameSize: Int = HTTP2PeerSettings.minMaxFrameSize) {
         self.maxFrameSize = maxFrameSize
     }
 
     /// The bytes received but not yet returned as frames.
-    public var bufferedByteCount: Int { buffer.count - readIndex }
+    package var bufferedByteCount: Int { buffer.count - readIndex }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: [UInt8]) {
+    package mutating func append(_ bytes: [UInt8]) {
         if readIndex == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             readIndex = 0
@@ -32,7 +32,7 @@ public struct HTTP2FrameDecoder: Sendable {
     }
 
     /// Adds received bytes.
-    public mutating func append(_ bytes: ArraySlice<UInt8>) {
+    package mutating func append(_ bytes: ArraySlice<UInt8>) {
         if readIndex == buffer.count {
             buffer.removeAll(keepingCapacity: true)
             readIndex = 0
@@ -41,7 +41,7 @@ public struct HTTP2FrameDecoder: Sendable {
     }
 
     /// The next complete frame, or nil when more bytes are needed.
-    public mutating func nextFrame() throws(HTTP2ProtocolError) -> HTTP2Frame? {
+    package mutating func nextFrame() throws(HTTP2ProtocolError) -> HTTP2Frame? {
         let available = buffer.count - readIndex
         guard available >= Self.headerLength else { return nil }
         let start = readIndex

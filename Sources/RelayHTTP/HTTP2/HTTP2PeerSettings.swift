@@ -2,34 +2,34 @@
 ///
 /// `apply` validates every value as the RFC requires, so a frame's settings are either all taken
 /// or the connection fails.
-public struct HTTP2PeerSettings: Hashable, Sendable {
+package struct HTTP2PeerSettings: Hashable, Sendable {
     /// The largest window a flow-control window may reach (2^31-1).
-    public static let maxWindowSize = 0x7fff_ffff
+    package static let maxWindowSize = 0x7fff_ffff
     /// The smallest SETTINGS_MAX_FRAME_SIZE a peer may announce (2^14).
-    public static let minMaxFrameSize = 16_384
+    package static let minMaxFrameSize = 16_384
     /// The largest SETTINGS_MAX_FRAME_SIZE a peer may announce (2^24-1).
-    public static let maxMaxFrameSize = 0xff_ffff
+    package static let maxMaxFrameSize = 0xff_ffff
     /// The window every stream and the connection start with before SETTINGS change it.
-    public static let defaultInitialWindowSize = 65_535
+    package static let defaultInitialWindowSize = 65_535
 
     /// The HPACK dynamic table size the peer's decoder allows us.
-    public var headerTableSize = 4096
+    package var headerTableSize = 4096
     /// Whether the peer accepts server push; this server never pushes either way.
-    public var enablePush = true
+    package var enablePush = true
     /// How many streams we may open towards the peer; nil means unlimited.
-    public var maxConcurrentStreams: Int? = nil
+    package var maxConcurrentStreams: Int? = nil
     /// The send window each new stream starts with.
-    public var initialWindowSize = defaultInitialWindowSize
+    package var initialWindowSize = defaultInitialWindowSize
     /// The largest frame payload the peer accepts from us.
-    public var maxFrameSize = minMaxFrameSize
+    package var maxFrameSize = minMaxFrameSize
     /// The largest header list the peer accepts; nil means unlimited (advisory only).
-    public var maxHeaderListSize: Int? = nil
+    package var maxHeaderListSize: Int? = nil
 
     /// Settings at their RFC defaults.
-    public init() {}
+    package init() {}
 
     /// Validates one setting and records it. Unknown identifiers are ignored (RFC 9113 §6.5.2).
-    public mutating func apply(_ setting: HTTP2Setting) throws(HTTP2ProtocolError) {
+    package mutating func apply(_ setting: HTTP2Setting) throws(HTTP2ProtocolError) {
         let value = Int(setting.value)
         switch setting.identifier {
         case .headerTableSize:

@@ -3,9 +3,9 @@
 ///
 /// The reason is a `StaticString` so building an error never allocates; `value` carries the
 /// offending number (a length, a setting value, an increment, a stream id) when there is one.
-public struct HTTP2ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct HTTP2ProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
     /// How much the error costs the peer.
-    public enum Scope: Hashable, Sendable {
+    package enum Scope: Hashable, Sendable {
         /// The connection must be closed with GOAWAY.
         case connection
         /// Only this stream is reset with RST_STREAM.
@@ -13,15 +13,15 @@ public struct HTTP2ProtocolError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// The code sent in GOAWAY or RST_STREAM.
-    public var code: HTTP2ErrorCode
+    package var code: HTTP2ErrorCode
     /// Connection or stream level.
-    public var scope: Scope
+    package var scope: Scope
     /// A fixed explanation, also sent as GOAWAY debug data.
-    public var reason: StaticString
+    package var reason: StaticString
     /// The offending number, when one explains the error.
-    public var value: Int?
+    package var value: Int?
 
-    public init(code: HTTP2ErrorCode, scope: Scope, reason: StaticString, value: Int? = nil) {
+    package init(code: HTTP2ErrorCode, scope: Scope, reason: StaticString, value: Int? = nil) {
         self.code = code
         self.scope = scope
         self.reason = reason
@@ -29,21 +29,21 @@ public struct HTTP2ProtocolError: Error, Sendable, Equatable, CustomStringConver
     }
 
     /// A connection-level error.
-    public static func connection(_ code: HTTP2ErrorCode, _ reason: StaticString, value: Int? = nil) -> Self {
+    package static func connection(_ code: HTTP2ErrorCode, _ reason: StaticString, value: Int? = nil) -> Self {
         HTTP2ProtocolError(code: code, scope: .connection, reason: reason, value: value)
     }
 
     /// A stream-level error.
-    public static func stream(
+    package static func stream(
         _ streamID: UInt32, _ code: HTTP2ErrorCode, _ reason: StaticString, value: Int? = nil
     ) -> Self {
         HTTP2ProtocolError(code: code, scope: .stream(streamID), reason: reason, value: value)
     }
 
     /// The reason as a `String`.
-    public var reasonText: String { reason.description }
+    package var reasonText: String { reason.description }
 
-    public var description: String {
+    package var description: String {
         var text = "\(code)"
         if case .stream(let id) = scope { text += " on stream \(id)" }
         text += ": \(reason)"
@@ -51,7 +51,7 @@ public struct HTTP2ProtocolError: Error, Sendable, Equatable, CustomStringConver
         return text
     }
 
-    public static func == (lhs: Self, rhs: Self) -> Bool {
+    package static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.code == rhs.code && lhs.scope == rhs.scope && lhs.value == rhs.value
             && lhs.reason.description == rhs.reason.description
     }

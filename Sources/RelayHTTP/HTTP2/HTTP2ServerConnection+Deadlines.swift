@@ -3,11 +3,11 @@
 /// window holds back. The shell owns the clock; these only say what is pending.
 extension HTTP2ServerConnection {
     /// True while a HEADERS frame waits for its CONTINUATION frames (the header-read deadline runs).
-    public var isReceivingHeaderBlock: Bool { pendingHeaderBlock != nil }
+    package var isReceivingHeaderBlock: Bool { pendingHeaderBlock != nil }
 
     /// Streams whose request head arrived and whose body is still arriving (the body deadline runs
     /// for each).
-    public var streamsAwaitingBody: [UInt32] {
+    package var streamsAwaitingBody: [UInt32] {
         streams.compactMap { id, stream in
             !stream.delivered && stream.head != nil && stream.state.canReceive ? id : nil
         }
@@ -15,14 +15,14 @@ extension HTTP2ServerConnection {
 
     /// True when response bytes are queued but no window lets any of them out: the peer is the one
     /// holding them (the send deadline runs).
-    public var isSendBlocked: Bool {
+    package var isSendBlocked: Bool {
         guard phase != .closed, !hasOutput else { return false }
         return scheduledStreams.contains { (streams[$0]?.bufferedBytes ?? 0) > 0 }
     }
 
     /// Response bytes queued on every stream and not yet handed out: what the peer's windows hold
     /// back (the shell refuses new streams past its cap).
-    public var queuedResponseBytes: Int {
+    package var queuedResponseBytes: Int {
         scheduledStreams.reduce(0) { total, id in total + (streams[id]?.bufferedBytes ?? 0) }
     }
 
@@ -30,7 +30,7 @@ extension HTTP2ServerConnection {
     /// its connection window returned), further DATA on it is discarded, and the stream counts as
     /// delivered so the shell answers it (408) like any request. False when the stream is not
     /// awaiting a body.
-    public mutating func abandonRequestBody(streamID: UInt32) -> Bool {
+    package mutating func abandonRequestBody(streamID: UInt32) -> Bool {
         guard phase != .closed, let index = streams.index(forKey: streamID), !streams.values[index].delivered,
             streams.values[index].head != nil
         else { return false }

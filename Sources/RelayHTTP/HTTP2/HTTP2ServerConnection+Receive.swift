@@ -172,7 +172,7 @@ extension HTTP2ServerConnection {
     }
 
     /// Request body bytes buffered on streams whose request has not been delivered.
-    public var heldRequestBytes: Int {
+    package var heldRequestBytes: Int {
         streams.values.reduce(0) { held, stream in stream.delivered ? held : held + stream.body.count }
     }
 

@@ -14,7 +14,7 @@ extension HTTP2ServerConnection {
     /// HTTP/2 forbids them). With `endStream` the response has no body. Returns false when the
     /// stream is gone or its head was already sent.
     @discardableResult
-    public mutating func sendHead(streamID: UInt32, head: HTTPResponseHead, endStream: Bool) -> Bool {
+    package mutating func sendHead(streamID: UInt32, head: HTTPResponseHead, endStream: Bool) -> Bool {
         // One lookup; the stream is read and changed through its index until `finishLocalSide`,
         // which may remove it (writing the block adds or removes no stream).
         guard phase != .closed, let index = streams.index(forKey: streamID), streams.values[index].state.canSend,
@@ -44,7 +44,7 @@ extension HTTP2ServerConnection {
     /// `bufferedBytes(streamID:)`. Returns false when the stream is gone, its head was not sent,
     /// or it already ended.
     @discardableResult
-    public mutating func sendData(streamID: UInt32, bytes: [UInt8], endStream: Bool) -> Bool {
+    package mutating func sendData(streamID: UInt32, bytes: [UInt8], endStream: Bool) -> Bool {
         guard phase != .closed, streams[streamID]?.acceptsData == true else { return false }
         streams[streamID]?.enqueue(bytes, endStream: endStream)
         if streams[streamID]?.isScheduled == false {
@@ -55,7 +55,7 @@ extension HTTP2ServerConnection {
     }
 
     /// Abandons a stream: RST_STREAM with `code`, queued DATA dropped. No event follows.
-    public mutating func resetStream(streamID: UInt32, code: HTTP2ErrorCode) {
+    package mutating func resetStream(streamID: UInt32, code: HTTP2ErrorCode) {
         guard phase != .closed, streams.removeValue(forKey: streamID) != nil else { return }
         HTTP2Frame(streamID: streamID, payload: .rstStream(code)).encode(into: &controlOutput)
         controlFrames.record(reset: true, sent: true, code: code)
@@ -67,7 +67,7 @@ extension HTTP2ServerConnection {
     /// already accepted finish, new ones are ignored, and `canClose` turns true once the last one
     /// ends. With any other code the connection is abandoned at once. `debugData` is free-form
     /// (APNs sends `{"reason":"..."}`).
-    public mutating func sendGoaway(code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
+    package mutating func sendGoaway(code: HTTP2ErrorCode = .noError, debugData: [UInt8] = []) {
         guard phase != .closed else { return }
         let lastStreamID = min(goawayLastStreamID ?? .max, lastAcceptedStreamID)
         HTTP2Frame(streamID: 0, payload: .goaway(lastStreamID: lastStreamID, code: code, debugData: debugData))
@@ -81,7 +81,7 @@ extension HTTP2ServerConnection {
 
     /// Announces a new SETTINGS_MAX_CONCURRENT_STREAMS and enforces it at once for new streams
     /// (APNs allows one stream until a request carries a valid token).
-    public mutating func setMaxConcurrentStreams(_ limit: Int) {
+    package mutating func setMaxConcurrentStreams(_ limit: Int) {
         guard phase != .closed else { return }
         maxConcurrentStreams = min(max(limit, 0), Int(UInt32.max))
         let settings = [HTTP2Setting(.maxConcurrentStreams, UInt32(maxConcurrentStreams))]

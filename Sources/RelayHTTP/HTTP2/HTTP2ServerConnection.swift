@@ -11,7 +11,7 @@
 /// closed never holds up the others.
 public struct HTTP2ServerConnection: Sendable {
     /// The 24 octets every client connection starts with (RFC 9113 §3.4).
-    public static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
+    package static let clientPreface: [UInt8] = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
     /// Where the connection stands.
     enum Phase: Hashable, Sendable {
@@ -98,23 +98,23 @@ public struct HTTP2ServerConnection: Sendable {
     // MARK: - State queries
 
     /// Streams currently open or half-closed (they count against the concurrency limit).
-    public var openStreamCount: Int { streams.count }
+    package var openStreamCount: Int { streams.count }
 
     /// True when nothing is in flight: no streams, no partial header block, no output waiting.
     /// The shell may apply its idle timeout (and then `sendGoaway`).
-    public var isIdle: Bool { streams.isEmpty && pendingHeaderBlock == nil && controlOutput.isEmpty }
+    package var isIdle: Bool { streams.isEmpty && pendingHeaderBlock == nil && controlOutput.isEmpty }
 
     /// True when the connection is finished: it failed or was aborted, or a GOAWAY went either way
     /// and the last stream completed, and all output has been taken. Close the socket once the
     /// bytes already returned by `nextOutput()` are written.
-    public var canClose: Bool {
+    package var canClose: Bool {
         guard controlOutput.isEmpty else { return false }
         if phase == .closed { return true }
         return (goawayLastStreamID != nil || goawayReceived) && streams.isEmpty && pendingHeaderBlock == nil
     }
 
     /// True when `nextOutput()` has bytes to return now.
-    public var hasOutput: Bool {
+    package var hasOutput: Bool {
         if !controlOutput.isEmpty { return true }
         guard phase != .closed else { return false }
         return scheduledStreams.contains { id in
@@ -127,7 +127,7 @@ public struct HTTP2ServerConnection: Sendable {
     }
 
     /// Response bytes queued on `streamID` and not yet handed out, for detecting slow readers.
-    public func bufferedBytes(streamID: UInt32) -> Int { streams[streamID]?.bufferedBytes ?? 0 }
+    package func bufferedBytes(streamID: UInt32) -> Int { streams[streamID]?.bufferedBytes ?? 0 }
 
     // MARK: - Output
 

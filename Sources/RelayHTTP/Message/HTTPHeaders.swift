@@ -2,7 +2,7 @@
 /// HTTP/1.1 names are case-insensitive), values as received.
 public struct HTTPHeaders: Sendable, Hashable, Sequence {
     /// The fields in order, names lowercased.
-    public private(set) var fields: [HTTPField]
+    package private(set) var fields: [HTTPField]
 
     /// Empty headers.
     public init() { fields = [] }
@@ -19,21 +19,21 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
 
     /// Appends a field whose name is known to be lowercase already (HTTP/2 refuses any other, and
     /// the relay's own names are), without lowercasing it again.
-    public mutating func add(lowercaseName name: String, _ value: String) {
+    package mutating func add(lowercaseName name: String, _ value: String) {
         fields.append(HTTPField(lowercaseName: name, value: value))
     }
 
     /// Makes room for `count` fields.
-    public mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
+    package mutating func reserveCapacity(_ count: Int) { fields.reserveCapacity(count) }
 
     /// Replaces every field called `name` with one field.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field called `name`.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         let lowered = name.lowercased()
         fields.removeAll { $0.name == lowered }
     }
@@ -45,29 +45,29 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence {
     }
 
     /// Every value of `name`, in order.
-    public func values(_ name: String) -> [String] {
+    package func values(_ name: String) -> [String] {
         let lowered = name.lowercased()
         return fields.filter { $0.name == lowered }.map(\.value)
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     public func makeIterator() -> IndexingIterator<[HTTPField]> { fields.makeIterator() }
 }
 
 /// One header field; the name is lowercased on creation.
 public struct HTTPField: Sendable, Hashable {
-    public var name: String
-    public var value: String
+    package var name: String
+    package var value: String
 
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name.lowercased()
         self.value = value
     }
 
     /// A field whose name is already lowercase.
-    public init(lowercaseName name: String, value: String) {
+    package init(lowercaseName name: String, value: String) {
         self.name = name
         self.value = value
     }

@@ -9,9 +9,9 @@ public struct HTTPRequest: Sendable {
     /// The path without the query, percent-decoding not applied.
     public var path: String
     /// The query string after `?`, without the `?`; empty when there is none.
-    public var query: String
+    package var query: String
     /// Regular header fields (HTTP/2 pseudo-headers are not included).
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The whole body.
     public var body: [UInt8]
 
@@ -42,7 +42,7 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The query's parameters, percent-decoded, in order (`+` decodes to a space).
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         guard !query.isEmpty else { return [] }
         return query.split(separator: "&", omittingEmptySubsequences: true).map { part in
             let pieces = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
@@ -53,12 +53,12 @@ public struct HTTPRequest: Sendable {
     }
 
     /// The first value of query parameter `name`.
-    public func queryValue(_ name: String) -> String? {
+    package func queryValue(_ name: String) -> String? {
         queryItems.first { $0.name == name }?.value
     }
 
     /// Decodes `%XX` escapes and `+`; malformed escapes are kept as written.
-    public static func percentDecode(_ text: String) -> String {
+    package static func percentDecode(_ text: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(text.utf8.count)
         var iterator = Array(text.utf8)[...]

@@ -12,7 +12,7 @@ public struct HTTPResponse: Sendable {
     }
 
     /// The head of this response.
-    public var head: HTTPResponseHead { HTTPResponseHead(status: status, headers: headers) }
+    package var head: HTTPResponseHead { HTTPResponseHead(status: status, headers: headers) }
 }
 
 /// The status line and headers of a response, sent before a body that may stream.
@@ -26,7 +26,7 @@ public struct HTTPResponseHead: Sendable {
     }
 
     /// The standard reason phrase for HTTP/1.1 status lines.
-    public static func reasonPhrase(_ status: Int) -> String {
+    package static func reasonPhrase(_ status: Int) -> String {
         switch status {
         case 100: return "Continue"
         case 101: return "Switching Protocols"

@@ -3,26 +3,26 @@
 /// Data is split at every CRLF, CR or LF into one `data:` line each, so the client rebuilds it with LF
 /// line breaks. An `id` or `event` cannot span lines: CR and LF are removed from them (and NUL from the
 /// id, which the client would otherwise ignore). A negative `retry` is left out.
-public enum SSEEncoder {
+package enum SSEEncoder {
     /// A heartbeat: the comment `: ping` and an empty line. Clients ignore it; it keeps proxies and NAT
     /// state from timing out an idle stream and reveals dead connections on write.
-    public static let heartbeat: [UInt8] = Array(": ping\n\n".utf8)
+    package static let heartbeat: [UInt8] = Array(": ping\n\n".utf8)
 
     /// The bytes of one event, ending with the empty line that dispatches it.
-    public static func encode(_ event: SSEEvent) -> [UInt8] {
+    package static func encode(_ event: SSEEvent) -> [UInt8] {
         var out: [UInt8] = []
         append(event, to: &out)
         return out
     }
 
     /// Appends the bytes of one event to `out`.
-    public static func append(_ event: SSEEvent, to out: inout [UInt8]) {
+    package static func append(_ event: SSEEvent, to out: inout [UInt8]) {
         append(id: event.id, event: event.event, retry: event.retry, data: Array(event.data.utf8), to: &out)
     }
 
     /// The bytes of one event whose data is already UTF-8 (the relay's events: their JSON is
     /// serialized once and framed here, live and replayed alike).
-    public static func encode(id: String?, event: String?, data: [UInt8]) -> [UInt8] {
+    package static func encode(id: String?, event: String?, data: [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         append(id: id, event: event, retry: nil, data: data, to: &out)
         return out
@@ -45,7 +45,7 @@ public enum SSEEncoder {
     }
 
     /// A comment block: each line of `text` as a `:` line, then an empty line.
-    public static func comment(_ text: String) -> [UInt8] {
+    package static func comment(_ text: String) -> [UInt8] {
         var out: [UInt8] = []
         forEachLine(Array(text.utf8)) { line in
             out.append(UInt8(ascii: ":"))

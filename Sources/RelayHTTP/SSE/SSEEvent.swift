@@ -5,16 +5,16 @@
 /// `retry` is the reconnection time given in this event's block, if any.
 public struct SSEEvent: Sendable, Equatable {
     /// The event ID; the client reconnects with it as `Last-Event-ID`.
-    public var id: String?
+    package var id: String?
     /// The event type; nil means `message`.
-    public var event: String?
+    package var event: String?
     /// The payload; may span several lines.
     public var data: String
     /// The reconnection time in milliseconds.
-    public var retry: Int?
+    package var retry: Int?
 
     /// An event with the given fields.
-    public init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
+    package init(id: String? = nil, event: String? = nil, data: String, retry: Int? = nil) {
         self.id = id
         self.event = event
         self.data = data

@@ -7,18 +7,18 @@
 /// reconnecting client sends as `Last-Event-ID`. `retry` with only digits sets `reconnectionTime`.
 /// A block with no `data` dispatches nothing; an unterminated block at the end of the stream is never
 /// dispatched.
-public struct SSEParser: Sendable {
+package struct SSEParser: Sendable {
     /// The longest line accepted.
-    public let maxLineBytes: Int
+    package let maxLineBytes: Int
     /// The most data one event may accumulate.
-    public let maxEventBytes: Int
+    package let maxEventBytes: Int
 
     /// The last event ID: what to send as `Last-Event-ID` when reconnecting (empty when none).
-    public private(set) var lastEventID = ""
+    package private(set) var lastEventID = ""
     /// The latest reconnection time from a `retry` field, in milliseconds.
-    public private(set) var reconnectionTime: Int?
+    package private(set) var reconnectionTime: Int?
     /// Comment lines seen (heartbeats), for tests and liveness displays.
-    public private(set) var commentCount = 0
+    package private(set) var commentCount = 0
 
     private var line: [UInt8] = []
     private var skipLF = false
@@ -28,13 +28,13 @@ public struct SSEParser: Sendable {
     private var blockRetry: Int?
 
     /// A parser for one stream.
-    public init(maxLineBytes: Int = 1 << 20, maxEventBytes: Int = 4 << 20) {
+    package init(maxLineBytes: Int = 1 << 20, maxEventBytes: Int = 4 << 20) {
         self.maxLineBytes = maxLineBytes
         self.maxEventBytes = maxEventBytes
     }
 
     /// Consumes `bytes` and returns the events they complete, in order.
-    public mutating func feed(_ bytes: [UInt8]) throws(SSEParseError) -> [SSEEvent] {
+    package mutating func feed(_ bytes: [UInt8]) throws(SSEParseError) -> [SSEEvent] {
         var events: [SSEEvent] = []
         for byte in bytes {
             if skipLF {

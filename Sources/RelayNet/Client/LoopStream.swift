@@ -4,7 +4,7 @@ import Glibc
 /// The owner of an outbound `LoopStream`: told when it is up, what arrives, and when it ends.
 ///
 /// Every call arrives on the stream's loop; the delegate may call back into the stream from any of them.
-public protocol LoopStreamDelegate: AnyObject {
+package protocol LoopStreamDelegate: AnyObject {
     /// The TCP connection (and TLS handshake, when asked for) completed; bytes written so far go out now.
     func streamConnected(_ stream: LoopStream)
     /// Bytes arrived (decrypted, for TLS).
@@ -20,15 +20,15 @@ public protocol LoopStreamDelegate: AnyObject {
 /// and sent once it does (so a client can pipeline its greeting). Output is sent once per loop pass,
 /// like `Connection`'s. TLS uses a client-mode `TLSEngine`, verifying the server's chain and name.
 // Sendable so it can be captured for `loop.execute`; state is loop-confined.
-public final class LoopStream: @unchecked Sendable {
+package final class LoopStream: @unchecked Sendable {
     /// Why a stream failed before or besides a socket or TLS error.
-    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
+    package enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// Neither connected nor handshaken within the timeout.
         case connectTimedOut(seconds: Double)
         /// The peer ended the stream during the TLS handshake.
         case closedDuringHandshake
 
-        public var description: String {
+        package var description: String {
             switch self {
             case .connectTimedOut(let seconds): "not connected within \(seconds) s"
             case .closedDuringHandshake: "the server closed the connection during the TLS handshake"
@@ -41,11 +41,11 @@ public final class LoopStream: @unchecked Sendable {
     }
 
     /// The loop every call must be made on.
-    public let loop: EventLoop
+    package let loop: EventLoop
     /// The server, `host:port`.
-    public let peer: String
+    package let peer: String
     /// Told about the stream's life; held weakly (the owner holds the stream).
-    public weak var delegate: (any LoopStreamDelegate)?
+    package weak var delegate: (any LoopStreamDelegate)?
 
     private let socket: Socket
     private let engine: TLSEngine?
@@ -68,7 +68,7 @@ public final class LoopStream: @unchecked Sendable {
     /// `tls` with a server name turns on TLS verified against that name. Must be called on `loop`.
     /// Throws only for what fails at once (no descriptor, bad TLS setup); everything later, including
     /// a refused connect, reaches `streamClosed`.
-    public static func connect(
+    package static func connect(
         to address: SocketAddress, tls: (context: TLSClientContext, serverName: String)? = nil, on loop: EventLoop,
         timeout: Double, delegate: any LoopStreamDelegate
     ) throws -> LoopStream {
@@ -105,16 +105,16 @@ public final class LoopStream: @unchecked Sendable {
     }
 
     /// True until the stream has closed.
-    public var isOpen: Bool { phase != .closed }
+    package var isOpen: Bool { phase != .closed }
 
     /// True once connected (and handshaken) and not yet closed.
-    public var isConnected: Bool { phase == .open }
+    package var isConnected: Bool { phase == .open }
 
     /// Bytes written but not yet handed to the kernel.
-    public var pendingWriteBytes: Int { output.count - outputStart + (engine?.pendingCiphertext ?? 0) }
+    package var pendingWriteBytes: Int { output.count - outputStart + (engine?.pendingCiphertext ?? 0) }
 
     /// Queues bytes to send at the end of the loop pass (after the connect, if it is still under way).
-    public func write(_ bytes: [UInt8]) {
+    package func write(_ bytes: [UInt8]) {
         precondition(loop.inLoop, "LoopStream.write must be called on its loop")
         guard phase != .closed, !bytes.isEmpty else { return }
         if outputStart == output.count {
@@ -126,7 +126,7 @@ public final class LoopStream: @unchecked Sendable {
     }
 
     /// Closes now, dropping unsent output; `streamClosed(error: nil)` follows at once.
-    public func close() {
+    package func close() {
         precondition(loop.inLoop, "LoopStream.close must be called on its loop")
         close(error: nil)
     }

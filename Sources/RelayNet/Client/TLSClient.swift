@@ -11,7 +11,7 @@ import Glibc
 /// serve many connections that `poll` reports readable. Not thread-safe: one owner at a time.
 public final class TLSClient {
     /// What a read produced.
-    public enum ReadResult: Equatable, Sendable {
+    package enum ReadResult: Equatable, Sendable {
         /// Decrypted application bytes (never empty).
         case bytes([UInt8])
         /// Nothing arrived before the timeout.
@@ -23,9 +23,9 @@ public final class TLSClient {
     /// The socket descriptor (for `poll` by callers that multiplex many clients).
     public let fd: Int32
     /// The protocol ALPN settled on, if any.
-    public private(set) var alpnProtocol: String?
+    package private(set) var alpnProtocol: String?
     /// The server as `host:port`, for messages.
-    public let peer: String
+    package let peer: String
 
     private let ssl: OpaquePointer
     private let networkToSSL: OpaquePointer
@@ -60,7 +60,7 @@ public final class TLSClient {
     /// literal); `receiveBufferBytes` shrinks the socket's receive buffer (tests that play a slow
     /// reader). Throws `TLSError` saying what failed: the connect, the handshake, or why the
     /// certificate was refused.
-    public static func connect(
+    package static func connect(
         host: String, port: UInt16, context: TLSClientContext, timeout: Double = 10, receiveBufferBytes: Int? = nil
     ) throws(TLSError) -> TLSClient {
         let deadline = ClientSocket.now() + timeout
@@ -104,7 +104,7 @@ public final class TLSClient {
     }
 
     /// Sends all of `bytes` within `timeout` seconds.
-    public func write(_ bytes: [UInt8], timeout: Double = 30) throws(TLSError) {
+    package func write(_ bytes: [UInt8], timeout: Double = 30) throws(TLSError) {
         let deadline = ClientSocket.now() + timeout
         var offset = 0
         while offset < bytes.count {
@@ -117,7 +117,7 @@ public final class TLSClient {
     }
 
     /// Waits up to `timeout` seconds (nil: for ever, 0: not at all) for application bytes.
-    public func read(timeout: Double?) throws(TLSError) -> ReadResult {
+    package func read(timeout: Double?) throws(TLSError) -> ReadResult {
         let deadline = timeout.map { ClientSocket.now() + $0 }
         while true {
             ERR_clear_error()
@@ -140,7 +140,7 @@ public final class TLSClient {
     }
 
     /// Sends close_notify (best effort) and closes the socket. Safe to call twice.
-    public func close() {
+    package func close() {
         guard !isClosed else { return }
         isClosed = true
         ERR_clear_error()
@@ -152,7 +152,7 @@ public final class TLSClient {
     }
 
     /// Closes the socket at once, with no close_notify (a peer that vanishes).
-    public func abort() {
+    package func abort() {
         guard !isClosed else { return }
         isClosed = true
         _ = Glibc.close(fd)

@@ -7,9 +7,9 @@ public final class TLSClientContext: @unchecked Sendable {
     /// The underlying `SSL_CTX *`.
     let context: OpaquePointer
     /// The CA file servers are verified against.
-    public let caFile: String
+    package let caFile: String
     /// The ALPN protocols offered, in order of preference.
-    public let alpnProtocols: [String]
+    package let alpnProtocols: [String]
 
     /// Loads `caFile` (PEM; the relay's own `tls-cert.pem` works, it is self-signed) and offers
     /// `alpn` (default `http/1.1`). Throws `TLSError` naming the file or the bad protocol name.

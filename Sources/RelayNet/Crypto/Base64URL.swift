@@ -1,5 +1,5 @@
 /// Base64url without padding (RFC 4648 §5, as JWS uses it), strict on input.
-public enum Base64URL {
+package enum Base64URL {
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
 
     /// Each ASCII byte's 6-bit value, or 0xFF for a byte outside the alphabet.
@@ -10,7 +10,7 @@ public enum Base64URL {
     }()
 
     /// `bytes` as base64url text, without padding.
-    public static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity((bytes.count * 4 + 2) / 3)
         var index = 0
@@ -41,12 +41,12 @@ public enum Base64URL {
     /// The bytes `text` encodes. Refuses padding, whitespace and any character outside the
     /// base64url alphabet, a length no encoding has (4n + 1), and unused low bits that are not
     /// zero (so every byte string has exactly one accepted encoding).
-    public static func decode(_ text: some StringProtocol) throws(Base64URLError) -> [UInt8] {
+    package static func decode(_ text: some StringProtocol) throws(Base64URLError) -> [UInt8] {
         try decode(bytes: text.utf8)
     }
 
     /// `decode(_:)` over the text's UTF-8 bytes.
-    public static func decode(bytes text: some Collection<UInt8>) throws(Base64URLError) -> [UInt8] {
+    package static func decode(bytes text: some Collection<UInt8>) throws(Base64URLError) -> [UInt8] {
         let count = text.count
         guard count % 4 != 1 else {
             throw Base64URLError(offset: count - 1, byte: nil, reason: "length \(count) is not a base64url length")
@@ -78,22 +78,22 @@ public enum Base64URL {
 }
 
 /// Text that is not strict base64url: where, which byte, and why.
-public struct Base64URLError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct Base64URLError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The offset of the offending byte in the text.
-    public var offset: Int
+    package var offset: Int
     /// The offending byte, when one byte is at fault.
-    public var byte: UInt8?
+    package var byte: UInt8?
     /// Why the text was refused.
-    public var reason: String
+    package var reason: String
 
     /// A refusal at `offset` (of `byte`, when one byte is at fault) for `reason`.
-    public init(offset: Int, byte: UInt8?, reason: String) {
+    package init(offset: Int, byte: UInt8?, reason: String) {
         self.offset = offset
         self.byte = byte
         self.reason = reason
     }
 
-    public var description: String {
+    package var description: String {
         let shown = byte.map { " (byte 0x\(String($0, radix: 16)))" } ?? ""
         return "invalid base64url at offset \(offset)\(shown): \(reason)"
     }

@@ -1,21 +1,21 @@
 /// A compact JWS (`header.payload.signature`, each base64url) split and decoded, ready for the
 /// caller to parse the JSON parts and check the signature.
-public struct CompactJWT: Sendable, Equatable {
+package struct CompactJWT: Sendable, Equatable {
     /// The longest token accepted; provider tokens are a few hundred bytes.
-    public static let maxLength = 8 * 1024
+    package static let maxLength = 8 * 1024
 
     /// The decoded header JSON.
-    public var header: [UInt8]
+    package var header: [UInt8]
     /// The decoded payload (claims) JSON.
-    public var payload: [UInt8]
+    package var payload: [UInt8]
     /// The decoded signature (64 bytes for ES256).
-    public var signature: [UInt8]
+    package var signature: [UInt8]
     /// The signed text: the first two parts as they appear in the token, with the dot.
-    public var signingInput: [UInt8]
+    package var signingInput: [UInt8]
 
     /// Splits and decodes `token`; refuses oversized tokens, a part count other than three, and
     /// any part that is not strict base64url.
-    public init(parsing token: String) throws(JWTError) {
+    package init(parsing token: String) throws(JWTError) {
         let bytes = Array(token.utf8)
         guard bytes.count <= Self.maxLength else {
             throw JWTError(reason: "token of \(bytes.count) bytes, at most \(Self.maxLength)")
@@ -37,18 +37,18 @@ public struct CompactJWT: Sendable, Equatable {
 
     /// True when the signature is `key`'s ES256 signature of the signing input. The caller must
     /// also check that the header's `alg` is `ES256`.
-    public func hasValidES256Signature(key: P256PublicKey) -> Bool {
+    package func hasValidES256Signature(key: P256PublicKey) -> Bool {
         ES256.verify(signature: signature, message: signingInput, key: key)
     }
 }
 
 /// A token that is not a well-formed compact JWS, and why.
-public struct JWTError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct JWTError: Error, CustomStringConvertible, Sendable, Equatable {
     /// Why the token was refused.
-    public var reason: String
+    package var reason: String
 
     /// A refusal for `reason`.
-    public init(reason: String) { self.reason = reason }
+    package init(reason: String) { self.reason = reason }
 
-    public var description: String { "malformed JWT: \(reason)" }
+    package var description: String { "malformed JWT: \(reason)" }
 }

@@ -4,12 +4,12 @@ import COpenSSL
 /// OpenSSL reported one.
 public struct CryptoError: Error, CustomStringConvertible, Sendable, Equatable {
     /// What was being done, e.g. `"load private key"` or `"sign"`.
-    public var operation: String
+    package var operation: String
     /// Why it failed.
-    public var message: String
+    package var message: String
 
     /// A failure of `operation` for the reason `message`.
-    public init(operation: String, message: String) {
+    package init(operation: String, message: String) {
         self.operation = operation
         self.message = message
     }

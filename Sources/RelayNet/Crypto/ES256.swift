@@ -2,12 +2,12 @@ import COpenSSL
 
 /// ECDSA over P-256 with SHA-256 (JWS `ES256`), with signatures in the raw 64-byte `r || s` form
 /// that JWS uses rather than OpenSSL's DER.
-public enum ES256 {
+package enum ES256 {
     /// Bytes in a raw signature: 32 for `r`, 32 for `s`.
-    public static let signatureByteCount = 64
+    package static let signatureByteCount = 64
 
     /// Signs SHA-256(`message`) with `key`; returns `r || s`, 64 bytes.
-    public static func sign(_ message: [UInt8], key: P256PrivateKey) throws(CryptoError) -> [UInt8] {
+    package static func sign(_ message: [UInt8], key: P256PrivateKey) throws(CryptoError) -> [UInt8] {
         let operation = "ES256 sign"
         guard let context = EVP_MD_CTX_new() else { throw CryptoError.openSSL(operation) }
         defer { EVP_MD_CTX_free(context) }
@@ -26,7 +26,7 @@ public enum ES256 {
 
     /// True when `signature` (64 bytes, `r || s`) is `key`'s signature of SHA-256(`message`).
     /// Any other length, or `r`/`s` out of range, is false. High-S signatures are accepted.
-    public static func verify(signature: [UInt8], message: [UInt8], key: P256PublicKey) -> Bool {
+    package static func verify(signature: [UInt8], message: [UInt8], key: P256PublicKey) -> Bool {
         guard let der = derSignature(fromRaw: signature) else { return false }
         guard let context = EVP_MD_CTX_new() else {
             ERR_clear_error()
@@ -45,7 +45,7 @@ public enum ES256 {
 
     /// The raw `r || s` form (64 bytes) of a DER `ECDSA-Sig-Value`, or nil when `der` is not one
     /// with `r` and `s` fitting in 32 bytes each.
-    public static func rawSignature(fromDER der: [UInt8]) -> [UInt8]? {
+    package static func rawSignature(fromDER der: [UInt8]) -> [UInt8]? {
         let decoded = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
             var cursor = buffer.baseAddress
             return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
@@ -67,7 +67,7 @@ public enum ES256 {
     }
 
     /// The DER `ECDSA-Sig-Value` of a raw 64-byte `r || s`, or nil for any other length.
-    public static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
+    package static func derSignature(fromRaw raw: [UInt8]) -> [UInt8]? {
         guard raw.count == signatureByteCount, let signature = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(signature) }
         let set = raw.withUnsafeBufferPointer { buffer -> Bool in

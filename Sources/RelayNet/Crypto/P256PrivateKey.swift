@@ -18,7 +18,7 @@ public struct P256PrivateKey: Sendable {
 
     /// Loads a key from PEM: PKCS#8 (`-----BEGIN PRIVATE KEY-----`, as in Apple's `.p8` files) or
     /// SEC1 (`-----BEGIN EC PRIVATE KEY-----`). Encrypted keys and other curves are refused.
-    public init(pem: String) throws(CryptoError) {
+    package init(pem: String) throws(CryptoError) {
         // The password callback refuses, so an encrypted key fails instead of prompting on a terminal.
         let operation = "load P-256 private key"
         let loaded = try PEM.reading(pem, operation) { bio in
@@ -29,7 +29,7 @@ public struct P256PrivateKey: Sendable {
     }
 
     /// The key as unencrypted PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`), the `.p8` format.
-    public func pemRepresentation() throws(CryptoError) -> String {
+    package func pemRepresentation() throws(CryptoError) -> String {
         try PEM.writing("write P-256 private key") { bio in
             PEM_write_bio_PKCS8PrivateKey(bio, key.pointer, nil, nil, 0, nil, nil)
         }

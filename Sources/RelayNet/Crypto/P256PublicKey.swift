@@ -6,10 +6,10 @@ import COpenSSL
 public struct P256PublicKey: Sendable, Equatable {
     let key: EVPKey
     /// The SubjectPublicKeyInfo DER encoding.
-    public let derRepresentation: [UInt8]
+    package let derRepresentation: [UInt8]
 
     /// Loads a key from SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`); other curves are refused.
-    public init(pem: String) throws(CryptoError) {
+    package init(pem: String) throws(CryptoError) {
         // The password callback refuses, so an encrypted key fails instead of prompting on a terminal.
         let operation = "load P-256 public key"
         let loaded = try PEM.reading(pem, operation) { bio in PEM_read_bio_PUBKEY(bio, nil, { _, _, _, _ in 0 }, nil) }
@@ -19,7 +19,7 @@ public struct P256PublicKey: Sendable, Equatable {
     }
 
     /// The public half of `privateKey`.
-    public init(privateKey: P256PrivateKey) throws(CryptoError) {
+    package init(privateKey: P256PrivateKey) throws(CryptoError) {
         let operation = "derive P-256 public key"
         let der = try privateKey.key.publicKeyDER(operation)
         let decoded = der.withUnsafeBufferPointer { buffer -> OpaquePointer? in
@@ -32,7 +32,7 @@ public struct P256PublicKey: Sendable, Equatable {
     }
 
     /// The key as SubjectPublicKeyInfo PEM (`-----BEGIN PUBLIC KEY-----`).
-    public func pemRepresentation() throws(CryptoError) -> String {
+    package func pemRepresentation() throws(CryptoError) -> String {
         try PEM.writing("write P-256 public key") { bio in PEM_write_bio_PUBKEY(bio, key.pointer) }
     }
 

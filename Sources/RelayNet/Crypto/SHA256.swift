@@ -1,12 +1,12 @@
 import COpenSSL
 
 /// SHA-256, through OpenSSL.
-public enum SHA256 {
+package enum SHA256 {
     /// The 32-byte digest length.
-    public static let byteCount = 32
+    package static let byteCount = 32
 
     /// The SHA-256 digest of `bytes`.
-    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+    package static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var digest = [UInt8](repeating: 0, count: byteCount)
         var length: UInt32 = 0
         let ok = bytes.withUnsafeBytes { input in

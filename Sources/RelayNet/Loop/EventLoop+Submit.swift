@@ -5,7 +5,7 @@ extension EventLoop {
     /// Runs inline when already on the loop. Fails with `ECANCELED` if the loop stopped before running it.
     /// For setup paths (binding listeners, installing watchers), never for per-request work.
     @discardableResult
-    public func submitAndWait<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
+    package func submitAndWait<T: Sendable>(_ work: @escaping @Sendable () throws -> T) throws -> T {
         if inLoop { return try work() }
         let slot = ResultSlot<T>()
         execute { slot.fulfil(Result { try work() }) }

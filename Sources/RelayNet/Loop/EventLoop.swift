@@ -14,7 +14,7 @@ import Glibc
 /// registered while output is actually pending, so level-triggered EPOLLOUT does not spin.
 public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state is loop-confined or under `lock`.
     /// Short name used for the thread and in descriptions, e.g. `"relay-loop-0"`.
-    public let name: String
+    package let name: String
 
     private let epollFD: Int32
     private let wakeFD: Int32
@@ -76,7 +76,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
 
     /// The loop whose thread is calling, or nil off every loop's thread. Lets work that finishes
     /// elsewhere (a store commit) come back to the thread it started on.
-    public static var current: EventLoop? {
+    package static var current: EventLoop? {
         guard let pointer = pthread_getspecific(currentKey) else { return nil }
         return Unmanaged<EventLoop>.fromOpaque(pointer).takeUnretainedValue()
     }
@@ -89,7 +89,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     }()
 
     /// True when called on this loop's thread.
-    public var inLoop: Bool {
+    package var inLoop: Bool {
         guard let thread else { return false }
         return pthread_equal(thread, pthread_self()) != 0
     }
@@ -98,7 +98,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
 
     /// Runs `work` on the loop's thread soon, in submission order; callable from any thread.
     /// Work submitted after the loop stopped is dropped.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    package func execute(_ work: @escaping @Sendable () -> Void) {
         tryExecute(work)
     }
 
@@ -118,7 +118,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     }
 
     /// False once the loop has stopped: work passed to `execute` from then on is dropped.
-    public var isAcceptingWork: Bool { lock.withLock { !stopped } }
+    package var isAcceptingWork: Bool { lock.withLock { !stopped } }
 
     /// Asks the loop to stop after its current pass; registered sources are told to close.
     public func stop() {
@@ -152,7 +152,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     /// Runs `work` on the loop after `seconds` (clamped at 0); must be called on the loop.
     /// Timers with the same deadline run in the order they were scheduled.
     @discardableResult
-    public func schedule(after seconds: Double, _ work: @escaping () -> Void) -> TimerID {
+    package func schedule(after seconds: Double, _ work: @escaping () -> Void) -> TimerID {
         precondition(inLoop, "EventLoop.schedule must be called on the loop; use execute to get there")
         let delay = seconds.isFinite ? Int64(max(0, min(seconds, 1e9)) * 1e9) : Int64(1e18)
         return timers.schedule(deadline: MonotonicClock.nanoseconds() + delay, work)
@@ -160,7 +160,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
 
     /// Cancels a timer; a no-op if it already ran. From another thread the cancellation hops onto the loop,
     /// so a timer already due may still run.
-    public func cancel(_ id: TimerID) {
+    package func cancel(_ id: TimerID) {
         if inLoop {
             timers.cancel(id)
         } else {
@@ -209,7 +209,7 @@ public final class EventLoop: @unchecked Sendable {  // Sendable: mutable state 
     /// Runs `work` once the current pass's callbacks are done, with the connections' output; must be
     /// called on the loop. For output that is cheaper written once per pass than once per event
     /// (log lines). A loop that stops runs what is queued before it closes.
-    public func runAtEndOfPass(_ work: @escaping () -> Void) {
+    package func runAtEndOfPass(_ work: @escaping () -> Void) {
         precondition(inLoop, "EventLoop.runAtEndOfPass must be called on the loop")
         flushQueue.append(EndOfPassWork(work))
     }

@@ -2,14 +2,14 @@
 ///
 /// Loops run on their own threads rather than on libdispatch queues: blocked work starves dispatch's
 /// slowly-growing pool on Linux, and a loop blocks in `epoll_wait` by design.
-public final class EventLoopGroup: Sendable {
+package final class EventLoopGroup: Sendable {
     /// The loops, in creation order.
-    public let loops: [EventLoop]
+    package let loops: [EventLoop]
     private let cursor: Cursor
 
     /// Starts `threads` loops (at least one); throws if a thread or epoll instance cannot be created,
     /// after stopping the loops already started.
-    public init(threads: Int, namePrefix: String = "relay-loop") throws {
+    package init(threads: Int, namePrefix: String = "relay-loop") throws {
         var loops: [EventLoop] = []
         do {
             for index in 0..<max(1, threads) {
@@ -25,13 +25,13 @@ public final class EventLoopGroup: Sendable {
     }
 
     /// The next loop in round-robin order, for spreading new work.
-    public func next() -> EventLoop {
+    package func next() -> EventLoop {
         loops[cursor.advance(modulo: loops.count)]
     }
 
     /// Stops every loop and waits for their threads to finish; descriptors still registered are closed.
     /// Must not be called from one of the group's loops.
-    public func shutdown() {
+    package func shutdown() {
         for loop in loops { loop.stop() }
         for loop in loops { loop.waitUntilStopped() }
     }

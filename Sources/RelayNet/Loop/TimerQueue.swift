@@ -1,12 +1,12 @@
 /// Names a scheduled timer so it can be cancelled; unique per event loop.
-public struct TimerID: Hashable, Sendable, CustomStringConvertible {
+package struct TimerID: Hashable, Sendable, CustomStringConvertible {
     /// Sequence number: later schedules get larger values, which also breaks deadline ties.
-    public let rawValue: UInt64
+    package let rawValue: UInt64
 
     /// Wraps a sequence number.
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+    package init(rawValue: UInt64) { self.rawValue = rawValue }
 
-    public var description: String { "timer#\(rawValue)" }
+    package var description: String { "timer#\(rawValue)" }
 }
 
 /// A min-heap of deadlines with O(log n) insert and lazy cancellation: pure, no clock, no I/O.

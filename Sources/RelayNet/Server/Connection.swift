@@ -9,21 +9,21 @@ import Glibc
 /// peer catches up (then `connectionWritable`). Nothing here allocates per-connection read buffers: the
 /// loop's scratch buffers are shared, and both memory BIOs are recycled when idle.
 // Sendable so it can be captured for `loop.execute`; state is loop-confined.
-public final class Connection: @unchecked Sendable {
+package final class Connection: @unchecked Sendable {
     /// The loop every call on this connection must be made on.
-    public let loop: EventLoop
+    package let loop: EventLoop
     /// Unique per server for the process's lifetime.
-    public let id: UInt64
+    package let id: UInt64
     /// The peer, e.g. `127.0.0.1:51234` or `[::1]:51234`.
-    public let remoteAddress: String
+    package let remoteAddress: String
     /// The peer's IP address alone, e.g. `127.0.0.1` or `::1`.
-    public let remoteHost: String
+    package let remoteHost: String
     /// The protocol agreed by ALPN (`h2`, `http/1.1`), or nil if the client offered none we speak.
-    public internal(set) var alpnProtocol: String?
+    package internal(set) var alpnProtocol: String?
     /// The client's certificate (DER), when client certificates are requested and one was presented.
-    public internal(set) var peerCertificateDER: [UInt8]?
+    package internal(set) var peerCertificateDER: [UInt8]?
     /// The negotiated TLS version, e.g. `TLSv1.3`, once the handshake is done.
-    public internal(set) var tlsVersion: String?
+    package internal(set) var tlsVersion: String?
 
     enum Phase: Equatable {
         case handshaking
@@ -97,7 +97,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Queues application bytes; they are encrypted and sent at the end of the loop pass.
     /// Ignored once the connection is closing (`closeAfterFlush`) or closed.
-    public func write(_ bytes: [UInt8]) {
+    package func write(_ bytes: [UInt8]) {
         precondition(loop.inLoop, "Connection.write must be called on its loop")
         guard phase == .open, !bytes.isEmpty else { return }
         if plaintextStart == plaintext.count {
@@ -113,21 +113,21 @@ public final class Connection: @unchecked Sendable {
     }
 
     /// Bytes written but not yet accepted by the kernel (plaintext awaiting encryption plus ciphertext).
-    public var pendingWriteBytes: Int {
+    package var pendingWriteBytes: Int {
         (plaintext.count - plaintextStart) + engine.pendingCiphertext
     }
 
     /// False between passing `writeHighWaterMark` and draining below `writeLowWaterMark`; reading is
     /// paused meanwhile, and `connectionWritable` marks the end.
-    public var isWritable: Bool { writable }
+    package var isWritable: Bool { writable }
 
     /// True until the connection has closed.
-    public var isOpen: Bool { phase != .closed }
+    package var isOpen: Bool { phase != .closed }
 
     /// Closes now: one best-effort attempt to send what is pending and a close_notify, then the socket
     /// is closed (after lingering, when all of it went out: see `LingeringClose`) and
     /// `connectionClosed(error: nil)` is called.
-    public func close() {
+    package func close() {
         precondition(loop.inLoop, "Connection.close must be called on its loop")
         close(error: nil)
     }
@@ -135,7 +135,7 @@ public final class Connection: @unchecked Sendable {
     /// Sends everything already written, then a close_notify, then closes. Further writes are ignored
     /// and further input is read and discarded, before the close and while the socket lingers after
     /// it (so the kernel does not reset the connection on close).
-    public func closeAfterFlush() {
+    package func closeAfterFlush() {
         precondition(loop.inLoop, "Connection.closeAfterFlush must be called on its loop")
         switch phase {
         case .handshaking: close(error: nil)
@@ -148,7 +148,7 @@ public final class Connection: @unchecked Sendable {
 
     /// Drops the connection at once, as a crashed or unplugged server would: nothing pending is
     /// sent, no close_notify, and the socket is closed with a TCP RST.
-    public func reset() {
+    package func reset() {
         precondition(loop.inLoop, "Connection.reset must be called on its loop")
         guard phase != .closed else { return }
         socket.setResetOnClose()

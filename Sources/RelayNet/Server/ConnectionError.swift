@@ -1,5 +1,5 @@
 /// Why RelayNet itself closed a connection (as opposed to a socket or TLS failure).
-public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The TLS handshake did not finish within `ServerLimits.handshakeTimeout` seconds.
     case handshakeTimedOut(seconds: Double)
     /// Graceful shutdown's grace period ran out with the connection still open.
@@ -9,7 +9,7 @@ public enum ConnectionError: Error, Equatable, Sendable, CustomStringConvertible
     /// The handler asked for a reset (`Connection.reset`): no TLS close, a TCP RST.
     case reset
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .handshakeTimedOut(let seconds): "TLS handshake not finished within \(seconds) s"
         case .shutdownGracePeriodExpired: "closed when the shutdown grace period expired"

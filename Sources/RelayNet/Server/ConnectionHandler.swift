@@ -2,7 +2,7 @@
 ///
 /// Every call arrives on the connection's event loop, and the handler may call back into the connection
 /// (`write`, `close`, ...) from inside any of them.
-public protocol ConnectionHandler: AnyObject {
+package protocol ConnectionHandler: AnyObject {
     /// The handshake finished; `connection.alpnProtocol` tells which protocol to speak.
     func connectionReady(_ connection: Connection)
     /// Decrypted application bytes arrived (at most one loop pass's worth at a time).

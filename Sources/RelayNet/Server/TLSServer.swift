@@ -13,13 +13,13 @@ import Glibc
 /// `beginShutdown` stops accepting, asks every handler to finish (`shutdownRequested`) and force-closes
 /// what is left after the grace period; `waitUntilClosed`/`onAllClosed` report when everything is closed.
 // Sendable: shared counters under `lock`; per-loop state confined to its loop.
-public final class TLSServer: @unchecked Sendable {
+package final class TLSServer: @unchecked Sendable {
     /// The loops connections run on.
-    public let group: EventLoopGroup
+    package let group: EventLoopGroup
     /// The TLS policy every connection uses.
-    public let tls: TLSContext
+    package let tls: TLSContext
     /// The limits in force (out-of-range values clamped).
-    public let limits: ServerLimits
+    package let limits: ServerLimits
     private let makeHandler: @Sendable () -> any ConnectionHandler
     private let loopStates: [LoopState]
 
@@ -39,7 +39,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Prepares a server; nothing listens until `bind`. `makeHandler` runs on the connection's loop when its
     /// handshake completes. SIGPIPE is ignored process-wide from here on (sockets also use MSG_NOSIGNAL).
-    public init(
+    package init(
         group: EventLoopGroup, tls: TLSContext, limits: ServerLimits = ServerLimits(),
         makeHandler: @escaping @Sendable () -> any ConnectionHandler
     ) {
@@ -53,7 +53,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Called (on a loop thread) for every connection that closed before its handshake completed: stalled,
     /// refused protocol version, bad certificate... For logging; connections never reach a handler then.
-    public func onHandshakeFailure(
+    package func onHandshakeFailure(
         _ observer: @escaping @Sendable (_ remoteAddress: String, _ error: any Error) -> Void
     ) {
         lock.withLock { handshakeFailureObserver = observer }
@@ -61,18 +61,18 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Called (on the accepting loop) for every connection closed at once by a limit; for counting and
     /// (rate-limited) logging.
-    public func onRefusal(
+    package func onRefusal(
         _ observer: @escaping @Sendable (_ reason: ConnectionRefusal, _ remoteAddress: String) -> Void
     ) {
         lock.withLock { refusalObserver = observer }
     }
 
     /// Connections closed at once by `maxConnections` or `maxConnectionsPerAddress` since start.
-    public var refusedConnections: UInt64 { lock.withLock { refused } }
+    package var refusedConnections: UInt64 { lock.withLock { refused } }
 
     /// Asks `admit` (on a loop thread) about every accepted connection before its handshake; one it
     /// refuses is closed at once, so the client's handshake fails. For fault injection.
-    public func onAccept(_ admit: @escaping @Sendable (_ remoteAddress: String) -> Bool) {
+    package func onAccept(_ admit: @escaping @Sendable (_ remoteAddress: String) -> Bool) {
         lock.withLock { admission = admit }
     }
 
@@ -80,7 +80,7 @@ public final class TLSServer: @unchecked Sendable {
     /// returns the bound port. Call from outside the group's loops (it waits for one of them). May be
     /// called more than once for several addresses.
     @discardableResult
-    public func bind(host: String, port: UInt16) throws -> UInt16 {
+    package func bind(host: String, port: UInt16) throws -> UInt16 {
         guard !lock.withLock({ shuttingDown }) else {
             throw SystemError(call: "bind after beginShutdown", errno: ECANCELED)
         }
@@ -105,7 +105,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Stops accepting, asks every open connection's handler to wind down, and closes whatever is still open
     /// `gracePeriod` seconds later. Callable from any thread; later calls do nothing.
-    public func beginShutdown(gracePeriod: Double = 10) {
+    package func beginShutdown(gracePeriod: Double = 10) {
         guard
             lock.withLock({ () -> Bool in
                 defer { shuttingDown = true }
@@ -120,7 +120,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Blocks until shutdown has begun and every listener and connection is closed; false on timeout.
     @discardableResult
-    public func waitUntilClosed(timeout: Double? = nil) -> Bool {
+    package func waitUntilClosed(timeout: Double? = nil) -> Bool {
         guard let timeout else {
             lock.wait { allClosed }
             return true
@@ -130,7 +130,7 @@ public final class TLSServer: @unchecked Sendable {
 
     /// Calls `callback` once shutdown has begun and everything is closed (at once if that is already so),
     /// on whichever thread closed the last connection.
-    public func onAllClosed(_ callback: @escaping @Sendable () -> Void) {
+    package func onAllClosed(_ callback: @escaping @Sendable () -> Void) {
         let now: Bool = lock.withLock {
             if allClosed { return true }
             allClosedCallbacks.append(callback)
@@ -140,7 +140,7 @@ public final class TLSServer: @unchecked Sendable {
     }
 
     /// Connections accepted and not yet closed (handshaking or ready), across all loops.
-    public var connectionCount: Int { lock.withLock { openConnections } }
+    package var connectionCount: Int { lock.withLock { openConnections } }
 
     private var allClosed: Bool { shuttingDown && openConnections == 0 && openListeners == 0 }
 
@@ -290,7 +290,7 @@ public final class TLSServer: @unchecked Sendable {
 }
 
 /// Why `TLSServer` closed a connection as soon as it accepted it.
-public enum ConnectionRefusal: String, Sendable {
+package enum ConnectionRefusal: String, Sendable {
     /// `maxConnections` connections were open.
     case serverFull = "max connections"
     /// `maxConnectionsPerAddress` connections from the peer's address were open.

@@ -9,7 +9,7 @@ import Glibc
 // Sendable: the source is loop-confined; `stop` hops onto the loop.
 public final class SignalWatcher: @unchecked Sendable {
     /// The loop the closure runs on.
-    public let loop: EventLoop
+    package let loop: EventLoop
     private let source: Source
 
     /// Starts watching `signals` (default SIGTERM and SIGINT) and calls `onSignal(number)` on `loop` for
@@ -50,7 +50,7 @@ public final class SignalWatcher: @unchecked Sendable {
     public static let terminationSignals: [Int32] = [SIGTERM, SIGINT]
 
     /// Makes writes to a reset peer fail with EPIPE instead of killing the process.
-    public static func ignoreSIGPIPE() {
+    package static func ignoreSIGPIPE() {
         signal(SIGPIPE, SIG_IGN)
     }
 

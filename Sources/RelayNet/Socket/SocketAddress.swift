@@ -2,18 +2,18 @@ import CRelayLinux
 import Glibc
 
 /// An IPv4 or IPv6 address and port, as the kernel's `sockaddr` expects it.
-public struct SocketAddress: Sendable, CustomStringConvertible {
+package struct SocketAddress: Sendable, CustomStringConvertible {
     private var storage = sockaddr_storage()
     /// The meaningful length of the stored sockaddr.
     private(set) var length: socklen_t = 0
 
     /// The address family, `AF_INET` or `AF_INET6`.
-    public var family: Int32 { Int32(storage.ss_family) }
+    package var family: Int32 { Int32(storage.ss_family) }
 
     /// Parses a listen host: an IPv4 literal (`127.0.0.1`), an IPv6 literal with or without brackets
     /// (`::1`, `[::]`), or `localhost` (which means 127.0.0.1, the address the generated certificate names).
     /// Other host names are refused: a listen address is a literal, and name lookups would block.
-    public init(host: String, port: UInt16) throws(SocketAddressError) {
+    package init(host: String, port: UInt16) throws(SocketAddressError) {
         var literal = host
         if literal.hasPrefix("["), literal.hasSuffix("]") { literal = String(literal.dropFirst().dropLast()) }
         if literal.lowercased() == "localhost" { literal = "127.0.0.1" }
@@ -50,7 +50,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// The port in host byte order.
-    public var port: UInt16 {
+    package var port: UInt16 {
         withUnsafeBytes(of: storage) { raw in
             switch family {
             case AF_INET: UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
@@ -61,7 +61,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// The address without the port: `127.0.0.1` or `::1`.
-    public var host: String {
+    package var host: String {
         var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
         let ok: Bool = withUnsafeBytes(of: storage) { raw in
             switch family {
@@ -80,7 +80,7 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
     }
 
     /// `127.0.0.1:8443` or `[::1]:8443`.
-    public var description: String {
+    package var description: String {
         family == AF_INET6 ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
@@ -96,11 +96,11 @@ public struct SocketAddress: Sendable, CustomStringConvertible {
 }
 
 /// A listen host that is not an IP literal or `localhost`.
-public struct SocketAddressError: Error, Sendable, Equatable, CustomStringConvertible {
+package struct SocketAddressError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The host as given.
-    public var host: String
+    package var host: String
 
-    public var description: String {
+    package var description: String {
         "listen host \"\(host)\" is not an IPv4 or IPv6 literal or \"localhost\""
     }
 }

@@ -10,12 +10,12 @@ import Glibc
 /// library's `Mutex` and never this.
 ///
 /// Sendable because `value` is only touched under `mutex`.
-public final class PthreadMutex<Value: ~Copyable>: @unchecked Sendable {
+package final class PthreadMutex<Value: ~Copyable>: @unchecked Sendable {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private var value: Value
 
     /// A mutex guarding `value`.
-    public init(_ value: consuming Value) {
+    package init(_ value: consuming Value) {
         self.value = value
         pthread_mutex_init(mutex, nil)
     }
@@ -26,7 +26,7 @@ public final class PthreadMutex<Value: ~Copyable>: @unchecked Sendable {
     }
 
     /// Runs `body` on the guarded value while holding the mutex.
-    public func withLock<Result, Failure: Error>(
+    package func withLock<Result, Failure: Error>(
         _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
         pthread_mutex_lock(mutex)

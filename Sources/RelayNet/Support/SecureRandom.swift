@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Cryptographically secure random bytes from OpenSSL's DRBG (`RAND_bytes`).
-public enum SecureRandom {
+package enum SecureRandom {
     /// Returns `count` random bytes; throws `TLSError` if the generator cannot be seeded.
-    public static func bytes(_ count: Int) throws(TLSError) -> [UInt8] {
+    package static func bytes(_ count: Int) throws(TLSError) -> [UInt8] {
         guard count > 0 else { return [] }
         var output = [UInt8](repeating: 0, count: count)
         ERR_clear_error()

@@ -1,16 +1,16 @@
 /// A failed system call: the call's name and its errno.
-public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
+package struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The call that failed, e.g. `"bind"`.
-    public var call: String
+    package var call: String
     /// The errno it left.
-    public var errno: Int32
+    package var errno: Int32
 
-    public init(call: String, errno: Int32) {
+    package init(call: String, errno: Int32) {
         self.call = call
         self.errno = errno
     }
 
-    public var description: String {
+    package var description: String {
         "\(call) failed: \(String(cString: strerror(errno))) (errno \(errno))"
     }
 }

@@ -5,15 +5,15 @@ import Glibc
 /// file clients trust (`curl --cacert tls-cert.pem`). It is a leaf (basicConstraints CA:FALSE, no
 /// certificate-signing key usage), so whoever reads `tls-key.pem` cannot make it vouch for any other
 /// name: a certificate signed with that key does not verify against this one.
-public enum SelfSignedCertificate {
+package enum SelfSignedCertificate {
     /// Subject and issuer common name.
-    public static let commonName = "ActivityRelay localhost"
+    package static let commonName = "ActivityRelay localhost"
     /// The common name of the generated certificates that were CAs; one found is replaced.
     static let caCommonName = "ActivityRelay local CA"
     /// Names the certificate is valid for.
-    public static let subjectAlternativeNames = "DNS:localhost,IP:127.0.0.1"
+    package static let subjectAlternativeNames = "DNS:localhost,IP:127.0.0.1"
     /// Validity period in days (ten years).
-    public static let validityDays = 3650
+    package static let validityDays = 3650
 
     /// Creates the key (mode 0600) and certificate (mode 0644) when neither exists; returns true if it
     /// created them, false if both were already there. A pair whose certificate is a generated CA
@@ -21,7 +21,7 @@ public enum SelfSignedCertificate {
     /// new key and leaf, and true returned. Exactly one existing is an error, as is any failure to
     /// generate or write (files are written to a temporary name and renamed, never left half-written).
     @discardableResult
-    public static func ensure(certificatePath: String, keyPath: String) throws -> Bool {
+    package static func ensure(certificatePath: String, keyPath: String) throws -> Bool {
         let haveCertificate = access(certificatePath, F_OK) == 0
         let haveKey = access(keyPath, F_OK) == 0
         if haveCertificate && haveKey && !isGeneratedCA(certificatePath) { return false }

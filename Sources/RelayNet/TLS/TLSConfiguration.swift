@@ -1,20 +1,20 @@
 /// What a TLS server presents and accepts: certificate, key, ALPN protocols and client-certificate policy.
 ///
 /// Protocol versions are not configurable: TLS 1.2 and 1.3 only, as the contract requires.
-public struct TLSConfiguration: Sendable, Equatable {
+package struct TLSConfiguration: Sendable, Equatable {
     /// PEM file with the server certificate first, then any intermediates.
-    public var certificateChainPath: String
+    package var certificateChainPath: String
     /// PEM file with the private key matching the certificate.
-    public var privateKeyPath: String
+    package var privateKeyPath: String
     /// ALPN protocols in the server's order of preference; the first one the client also offers wins.
-    public var alpnProtocols: [String]
+    package var alpnProtocols: [String]
     /// Require and verify a client certificate against `trustedCAPath`.
-    public var verifyClientCertificate: Bool
+    package var verifyClientCertificate: Bool
     /// PEM file of CAs trusted to sign client certificates (required when `verifyClientCertificate`).
-    public var trustedCAPath: String?
+    package var trustedCAPath: String?
 
     /// A server configuration; ALPN defaults to `h2` then `http/1.1`.
-    public init(
+    package init(
         certificateChainPath: String,
         privateKeyPath: String,
         alpnProtocols: [String] = ["h2", "http/1.1"],

@@ -5,9 +5,9 @@ import COpenSSL
 /// Built once at startup and shared by every connection on every loop; OpenSSL reference-counts the
 /// context and locks its internals, and nothing here mutates it after `init`.
 // Sendable: immutable after init; SSL_CTX is thread-safe for SSL_new.
-public final class TLSContext: @unchecked Sendable {
+package final class TLSContext: @unchecked Sendable {
     /// The configuration it was built from.
-    public let configuration: TLSConfiguration
+    package let configuration: TLSConfiguration
     /// The underlying `SSL_CTX *`.
     let context: OpaquePointer
     private let alpn: ALPNList
@@ -17,7 +17,7 @@ public final class TLSContext: @unchecked Sendable {
 
     /// Loads the certificate chain and key and applies the policy; throws `TLSError` with OpenSSL's reason
     /// (e.g. a missing file, a key that does not match the certificate).
-    public init(_ configuration: TLSConfiguration) throws(TLSError) {
+    package init(_ configuration: TLSConfiguration) throws(TLSError) {
         self.configuration = configuration
         alpn = ALPNList(wire: try configuration.alpnWireFormat())
         ERR_clear_error()

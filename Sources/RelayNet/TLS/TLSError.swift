@@ -3,12 +3,12 @@ import COpenSSL
 /// A TLS failure: what RelayNet was doing and OpenSSL's own error text for it.
 public struct TLSError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The operation that failed, e.g. `"SSL_do_handshake"` or `"load certificate chain /path"`.
-    public var operation: String
+    package var operation: String
     /// OpenSSL's error strings (its thread-local queue, oldest first, joined by "; "), or our own reason.
-    public var reason: String
+    package var reason: String
 
     /// Creates an error from an operation name and a reason.
-    public init(operation: String, reason: String) {
+    package init(operation: String, reason: String) {
         self.operation = operation
         self.reason = reason
     }

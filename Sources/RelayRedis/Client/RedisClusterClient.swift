@@ -1,4 +1,4 @@
-public import RelayNet
+package import RelayNet
 
 /// A Redis Cluster client on one event loop: commands routed by hash slot, pipelined on one
 /// connection per node, answers delivered to callbacks on the same loop.
@@ -20,48 +20,48 @@ public import RelayNet
 ///    fail with `connectionLost`, since they may have been applied.
 /// 6. A failed master's slots have no route until a replica is promoted; commands for them wait for
 ///    refreshes (backoff `refreshDelay` doubling to one second) until their deadline.
-public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-confined, reached through `loop`.
+package final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-confined, reached through `loop`.
     /// How the client connects.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Nodes to learn the topology from: `host:port` with an IP literal host.
-        public var seeds: [String]
+        package var seeds: [String]
         /// ACL user for `AUTH` (nil: `default`).
-        public var user: String?
+        package var user: String?
         /// Password; nil sends no `AUTH`.
-        public var password: String?
+        package var password: String?
         /// TLS to every node, verified against this context's CA file.
-        public var tls: TLSClientContext?
+        package var tls: TLSClientContext?
         /// The name node certificates must carry; nil verifies each node's IP address.
-        public var tlsServerName: String?
+        package var tlsServerName: String?
         /// Seconds for a connect (and TLS handshake).
-        public var connectTimeout = 2.0
+        package var connectTimeout = 2.0
         /// Seconds from `send` to the answer, retries and waiting for failover included.
-        public var commandTimeout = 10.0
+        package var commandTimeout = 10.0
         /// Most `MOVED`/`ASK` redirects followed for one command.
-        public var maxRedirects = 5
+        package var maxRedirects = 5
         /// Bounds on each reply.
-        public var limits = RESPLimits()
+        package var limits = RESPLimits()
 
         /// Options with `seeds` and the defaults.
-        public init(seeds: [String]) { self.seeds = seeds }
+        package init(seeds: [String]) { self.seeds = seeds }
     }
 
     /// Counts of what the client had to do, for tests and metrics.
-    public struct Stats: Sendable, Equatable {
-        public var moved = 0
-        public var asked = 0
-        public var retried = 0
-        public var refreshes = 0
-        public var connections = 0
-        public var connectionsLost = 0
+    package struct Stats: Sendable, Equatable {
+        package var moved = 0
+        package var asked = 0
+        package var retried = 0
+        package var refreshes = 0
+        package var connections = 0
+        package var connectionsLost = 0
     }
 
     /// The loop everything runs on.
-    public let loop: EventLoop
+    package let loop: EventLoop
     /// The options given.
-    public let options: Options
+    package let options: Options
     /// Counters; read on the loop.
-    public private(set) var stats = Stats()
+    package private(set) var stats = Stats()
 
     private var slots = [String?](repeating: nil, count: HashSlot.count)
     private var knownNodes: [String]
@@ -76,7 +76,7 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
     private var greetingFailure: RedisError?
 
     /// A client on `loop`; it connects on first use.
-    public init(options: Options, loop: EventLoop) {
+    package init(options: Options, loop: EventLoop) {
         self.options = options
         self.loop = loop
         knownNodes = options.seeds
@@ -86,7 +86,7 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
 
     /// Sends `command`; `completion` runs on the loop with the reply or the reason there is none.
     /// Must be called on the loop.
-    public func send(_ command: RedisCommand, completion: @escaping (Result<RESPValue, RedisError>) -> Void) {
+    package func send(_ command: RedisCommand, completion: @escaping (Result<RESPValue, RedisError>) -> Void) {
         precondition(loop.inLoop, "RedisClusterClient.send must be called on its loop")
         guard !closed else { return completion(.failure(.shutDown)) }
         let deadline = MonotonicClock.nanoseconds() + Int64(options.commandTimeout * 1e9)
@@ -100,7 +100,7 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
 
     /// Runs a Lua script by `EVALSHA`, falling back to `EVAL` (which also caches it on that node)
     /// when the node answers `NOSCRIPT`. All `keys` must share one slot.
-    public func eval(
+    package func eval(
         _ script: RedisScript, keys: [String], arguments: [String] = [],
         completion: @escaping (Result<RESPValue, RedisError>) -> Void
     ) {
@@ -116,17 +116,17 @@ public final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop-
     }
 
     /// Sends `command` from a thread off the loop and waits for the answer. For tests and tools.
-    public func call(_ command: RedisCommand) throws(RedisError) -> RESPValue {
+    package func call(_ command: RedisCommand) throws(RedisError) -> RESPValue {
         try wait { client, done in client.send(command, completion: done) }
     }
 
     /// `eval` from a thread off the loop, waiting for the answer.
-    public func call(_ script: RedisScript, keys: [String], arguments: [String] = []) throws(RedisError) -> RESPValue {
+    package func call(_ script: RedisScript, keys: [String], arguments: [String] = []) throws(RedisError) -> RESPValue {
         try wait { client, done in client.eval(script, keys: keys, arguments: arguments, completion: done) }
     }
 
     /// Closes every connection and fails what is waiting; must be called on the loop.
-    public func shutdown() {
+    package func shutdown() {
         precondition(loop.inLoop, "RedisClusterClient.shutdown must be called on its loop")
         closed = true
         for request in waiting { request.finish(.failure(.shutDown)) }

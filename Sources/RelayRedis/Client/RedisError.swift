@@ -1,5 +1,5 @@
 /// Why a Redis command did not produce a reply value.
-public enum RedisError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum RedisError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The server answered with an error (`ERR ...`, `WRONGTYPE ...`): the command ran and failed, or
     /// was refused; it is the command's answer, not a transport problem.
     case server(String)
@@ -17,7 +17,7 @@ public enum RedisError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The client was shut down.
     case shutDown
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .server(let text): "Redis error: \(text)"
         case .connectionLost(let detail):

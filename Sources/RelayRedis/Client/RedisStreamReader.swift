@@ -1,4 +1,4 @@
-public import RelayNet
+package import RelayNet
 
 /// Follows Redis Streams across a cluster on one event loop: each watch gets the entries after its
 /// start position, in id order, each exactly once, through master failovers and slot moves.
@@ -33,38 +33,38 @@ public import RelayNet
 /// default, 0 = no limit) above the distinct keys watched on one master: past it Redis evicts keys
 /// from its table with an `invalidate` push each, which costs spurious reads, not entries.
 /// Loop-confined: every call on `loop`, every handler run there.
-public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-confined, reached through `loop`.
+package final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-confined, reached through `loop`.
     /// Names one watch, for `unwatch`.
-    public struct WatchID: Hashable, Sendable {
+    package struct WatchID: Hashable, Sendable {
         let raw: UInt64
     }
 
     /// Counts of what the reader did, for tests and metrics.
-    public struct Stats: Sendable, Equatable {
-        public var reads = 0
-        public var entries = 0
+    package struct Stats: Sendable, Equatable {
+        package var reads = 0
+        package var entries = 0
         /// `invalidate` pushes that named a watched key.
-        public var wakeups = 0
-        public var moved = 0
-        public var asked = 0
-        public var refreshes = 0
-        public var connections = 0
-        public var connectionsLost = 0
-        public var malformedReplies = 0
+        package var wakeups = 0
+        package var moved = 0
+        package var asked = 0
+        package var refreshes = 0
+        package var connections = 0
+        package var connectionsLost = 0
+        package var malformedReplies = 0
         /// Reads answered by an error that is not a redirect (`WRONGTYPE`).
-        public var failedReads = 0
+        package var failedReads = 0
     }
 
     /// The loop everything runs on.
-    public let loop: EventLoop
+    package let loop: EventLoop
     /// Seeds, AUTH and TLS, as for `RedisClusterClient`.
-    public let options: RedisClusterClient.Options
+    package let options: RedisClusterClient.Options
     /// Most entries one read asks for (`COUNT`), and so most handed to a handler at once.
-    public let batchSize: Int
+    package let batchSize: Int
     /// Seconds between health checks and topology refreshes (rule 5).
-    public let healthInterval: Double
+    package let healthInterval: Double
     /// Counters; read on the loop.
-    public private(set) var stats = Stats()
+    package private(set) var stats = Stats()
 
     private var keys: [String: WatchedKey] = [:]
     private var watchKeys: [UInt64: WatchedKey] = [:]
@@ -81,7 +81,7 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
     private var closed = false
 
     /// A reader on `loop`; it connects when the first key is watched.
-    public init(
+    package init(
         options: RedisClusterClient.Options, loop: EventLoop, batchSize: Int = 256, healthInterval: Double = 5
     ) {
         precondition(batchSize > 0 && healthInterval > 0)
@@ -97,7 +97,7 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
     /// Hands `handler` the entries of stream `key` after `after`, in batches of at most `batchSize`,
     /// in id order, each once. Several watches may name one key; it is read once for all of them.
     @discardableResult
-    public func watch(_ key: String, after: StreamID, handler: @escaping ([StreamEntry]) -> Void) -> WatchID {
+    package func watch(_ key: String, after: StreamID, handler: @escaping ([StreamEntry]) -> Void) -> WatchID {
         precondition(loop.inLoop, "RedisStreamReader.watch must be called on its loop")
         let id = nextWatch
         nextWatch += 1
@@ -118,7 +118,7 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
     }
 
     /// Stops a watch: its handler is not called again. A key no watch names is no longer read.
-    public func unwatch(_ watch: WatchID) {
+    package func unwatch(_ watch: WatchID) {
         precondition(loop.inLoop, "RedisStreamReader.unwatch must be called on its loop")
         guard let state = watchKeys.removeValue(forKey: watch.raw) else { return }
         handlers[watch.raw] = nil
@@ -130,13 +130,13 @@ public final class RedisStreamReader: @unchecked Sendable {  // Sendable: loop-c
     }
 
     /// Number of distinct keys watched.
-    public var watchedKeyCount: Int { keys.count }
+    package var watchedKeyCount: Int { keys.count }
 
     /// The nodes the reader holds a connection to for reads, sorted.
-    public var connectedNodes: [String] { links.keys.sorted() }
+    package var connectedNodes: [String] { links.keys.sorted() }
 
     /// Closes every connection; no handler runs afterwards. Must be called on the loop.
-    public func shutdown() {
+    package func shutdown() {
         precondition(loop.inLoop, "RedisStreamReader.shutdown must be called on its loop")
         closed = true
         if let refreshTimer { loop.cancel(refreshTimer) }

@@ -1,23 +1,23 @@
 /// A Redis Stream entry id, `<ms>-<seq>`: two unsigned 64-bit numbers, ordered as the stream orders
 /// its entries. https://redis.io/docs/latest/develop/data-types/streams/#entry-ids
-public struct StreamID: Comparable, Hashable, Sendable, CustomStringConvertible {
+package struct StreamID: Comparable, Hashable, Sendable, CustomStringConvertible {
     /// The milliseconds part.
-    public var milliseconds: UInt64
+    package var milliseconds: UInt64
     /// The sequence part.
-    public var sequence: UInt64
+    package var sequence: UInt64
 
     /// The id before every entry: reading after it reads the whole stream.
-    public static let zero = StreamID(milliseconds: 0, sequence: 0)
+    package static let zero = StreamID(milliseconds: 0, sequence: 0)
 
     /// The id `milliseconds-sequence`.
-    public init(milliseconds: UInt64, sequence: UInt64) {
+    package init(milliseconds: UInt64, sequence: UInt64) {
         self.milliseconds = milliseconds
         self.sequence = sequence
     }
 
     /// Parses `<ms>-<seq>`, or `<ms>` alone (sequence 0, as `XREAD` reads it); nil for anything else
     /// (signs, spaces, empty parts, numbers past 64 bits), so a client's resume position is checked.
-    public init?(_ text: some StringProtocol) {
+    package init?(_ text: some StringProtocol) {
         let parts = Array(text.utf8).split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
         guard parts.count == 1 || parts.count == 2, let milliseconds = Self.number(parts[0]) else { return nil }
         var sequence: UInt64 = 0
@@ -29,9 +29,9 @@ public struct StreamID: Comparable, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// `<ms>-<seq>`, the form Redis takes and returns.
-    public var description: String { "\(milliseconds)-\(sequence)" }
+    package var description: String { "\(milliseconds)-\(sequence)" }
 
-    public static func < (lhs: StreamID, rhs: StreamID) -> Bool {
+    package static func < (lhs: StreamID, rhs: StreamID) -> Bool {
         (lhs.milliseconds, lhs.sequence) < (rhs.milliseconds, rhs.sequence)
     }
 
@@ -49,32 +49,32 @@ public struct StreamID: Comparable, Hashable, Sendable, CustomStringConvertible 
 }
 
 /// One entry read from a Redis Stream: its id and its field/value pairs in the order stored.
-public struct StreamEntry: Equatable, Sendable {
+package struct StreamEntry: Equatable, Sendable {
     /// One field and its value, as bytes (streams are binary-safe).
-    public struct Field: Equatable, Sendable {
-        public var name: [UInt8]
-        public var value: [UInt8]
+    package struct Field: Equatable, Sendable {
+        package var name: [UInt8]
+        package var value: [UInt8]
 
         /// Pairs `name` with `value`.
-        public init(name: [UInt8], value: [UInt8]) {
+        package init(name: [UInt8], value: [UInt8]) {
             self.name = name
             self.value = value
         }
     }
 
     /// The entry's id; `id.description` is the text form Redis uses.
-    public var id: StreamID
+    package var id: StreamID
     /// The entry's fields.
-    public var fields: [Field]
+    package var fields: [Field]
 
     /// An entry with `id` and `fields`.
-    public init(id: StreamID, fields: [Field]) {
+    package init(id: StreamID, fields: [Field]) {
         self.id = id
         self.fields = fields
     }
 
     /// The value of the first field named `name`.
-    public func value(of name: String) -> [UInt8]? {
+    package func value(of name: String) -> [UInt8]? {
         let bytes = Array(name.utf8)
         return fields.first { $0.name == bytes }?.value
     }

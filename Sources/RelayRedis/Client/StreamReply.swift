@@ -1,6 +1,6 @@
 /// Why a stream read's reply could not be used: each case names the rule it broke. The reader that
 /// sees one closes the connection, since a server answering nonsense cannot be trusted for what follows.
-public enum StreamReplyError: Error, Equatable, Sendable, CustomStringConvertible {
+package enum StreamReplyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The reply is neither null, a map of streams nor an array of `[key, entries]` pairs.
     case notStreams
     /// An entry is not `[id, [field, value, ...]]`, or a field or value is not a string.
@@ -16,7 +16,7 @@ public enum StreamReplyError: Error, Equatable, Sendable, CustomStringConvertibl
     /// The reply names a stream the read did not ask for.
     case unexpectedKey
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .notStreams: "stream reply is not a map or array of streams"
         case .malformedEntry: "stream entry is not [id, [field, value, ...]]"
@@ -34,9 +34,9 @@ public enum StreamReplyError: Error, Equatable, Sendable, CustomStringConvertibl
 ///
 /// `XREAD` answers null when no stream has new entries; otherwise a RESP3 map from key to entries,
 /// or in RESP2 an array of `[key, entries]`. Entries are `[id, [field, value, ...]]` in id order.
-public enum StreamReply {
+package enum StreamReply {
     /// The streams of an `XREAD` reply, in the order sent, with at most `maxEntries` entries in all.
-    public static func streams(
+    package static func streams(
         _ reply: RESPValue, maxEntries: Int
     ) throws(StreamReplyError) -> [(key: [UInt8], entries: [StreamEntry])] {
         let pairs: [RESPPair]
@@ -62,7 +62,7 @@ public enum StreamReply {
     }
 
     /// The entries of the one stream `key` in an `XREAD` reply (empty when the reply is null).
-    public static func entries(
+    package static func entries(
         of key: [UInt8], in reply: RESPValue, maxEntries: Int
     ) throws(StreamReplyError) -> [StreamEntry] {
         let streams = try streams(reply, maxEntries: maxEntries)
@@ -73,7 +73,7 @@ public enum StreamReply {
     }
 
     /// An array of entries, as `XRANGE` answers and as each stream of an `XREAD` reply holds.
-    public static func entries(_ value: RESPValue, maxEntries: Int) throws(StreamReplyError) -> [StreamEntry] {
+    package static func entries(_ value: RESPValue, maxEntries: Int) throws(StreamReplyError) -> [StreamEntry] {
         if case .null = value { return [] }
         guard let items = value.elements else { throw .malformedEntry }
         guard items.count <= maxEntries else { throw .tooManyEntries(items.count) }

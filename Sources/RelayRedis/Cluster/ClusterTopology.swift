@@ -1,23 +1,23 @@
 /// Which node serves each hash slot: the masters as `CLUSTER SHARDS` (Redis 7) or `CLUSTER SLOTS`
 /// report them. Pure: a reply in, a slot table out.
-public struct ClusterTopology: Equatable, Sendable {
+package struct ClusterTopology: Equatable, Sendable {
     /// One master and the slots it serves.
-    public struct Shard: Equatable, Sendable {
+    package struct Shard: Equatable, Sendable {
         /// The master's address, `host:port`.
-        public var master: String
+        package var master: String
         /// False when the cluster marks the master failed (its slots wait for a replica's promotion).
-        public var masterOnline: Bool
+        package var masterOnline: Bool
         /// The replicas' addresses.
-        public var replicas: [String]
+        package var replicas: [String]
         /// Inclusive slot ranges.
-        public var slots: [ClosedRange<Int>]
+        package var slots: [ClosedRange<Int>]
     }
 
     /// The shards with at least one slot.
-    public var shards: [Shard]
+    package var shards: [Shard]
 
     /// The master address serving each slot, nil for an uncovered slot or a failed master.
-    public func slotTable() -> [String?] {
+    package func slotTable() -> [String?] {
         var table = [String?](repeating: nil, count: HashSlot.count)
         for shard in shards where shard.masterOnline {
             for range in shard.slots { for slot in range { table[slot] = shard.master } }
@@ -26,11 +26,11 @@ public struct ClusterTopology: Equatable, Sendable {
     }
 
     /// Every address named, masters first.
-    public var addresses: [String] { shards.map(\.master) + shards.flatMap(\.replicas) }
+    package var addresses: [String] { shards.map(\.master) + shards.flatMap(\.replicas) }
 
     /// Reads a `CLUSTER SHARDS` reply (RESP3 maps or RESP2 key-value arrays). `queried` stands in for
     /// a node whose endpoint is unknown (`?`); `tls` picks `tls-port` over `port`.
-    public static func fromShards(_ reply: RESPValue, queried: String, tls: Bool) throws(RedisError) -> ClusterTopology
+    package static func fromShards(_ reply: RESPValue, queried: String, tls: Bool) throws(RedisError) -> ClusterTopology
     {
         guard let entries = reply.elements else { throw .topology("CLUSTER SHARDS reply is not an array") }
         var shards: [Shard] = []
@@ -66,7 +66,7 @@ public struct ClusterTopology: Equatable, Sendable {
     }
 
     /// Reads a `CLUSTER SLOTS` reply: `[start, end, [host, port, id...], replicas...]` per range.
-    public static func fromSlots(_ reply: RESPValue, queried: String) throws(RedisError) -> ClusterTopology {
+    package static func fromSlots(_ reply: RESPValue, queried: String) throws(RedisError) -> ClusterTopology {
         guard let entries = reply.elements else { throw .topology("CLUSTER SLOTS reply is not an array") }
         var byMaster: [String: Shard] = [:]
         var order: [String] = []
@@ -93,7 +93,7 @@ public struct ClusterTopology: Equatable, Sendable {
     }
 
     /// `host:port`, with brackets around an IPv6 host.
-    public static func address(host: String, port: Int) -> String {
+    package static func address(host: String, port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }

@@ -2,7 +2,7 @@
 /// its RESP3 form (for tests and fakes that play a server).
 public enum RESPEncoder {
     /// Appends one command, e.g. `["SET", "k", "v"]`, as `*3\r\n$3\r\nSET\r\n...`.
-    public static func appendCommand(_ arguments: [[UInt8]], to output: inout [UInt8]) {
+    package static func appendCommand(_ arguments: [[UInt8]], to output: inout [UInt8]) {
         appendHeader(UInt8(ascii: "*"), arguments.count, to: &output)
         for argument in arguments {
             appendHeader(UInt8(ascii: "$"), argument.count, to: &output)
@@ -12,14 +12,14 @@ public enum RESPEncoder {
     }
 
     /// One command as bytes.
-    public static func command(_ arguments: [[UInt8]]) -> [UInt8] {
+    package static func command(_ arguments: [[UInt8]]) -> [UInt8] {
         var output: [UInt8] = []
         appendCommand(arguments, to: &output)
         return output
     }
 
     /// Appends `value` in RESP3.
-    public static func append(_ value: RESPValue, to output: inout [UInt8]) {
+    package static func append(_ value: RESPValue, to output: inout [UInt8]) {
         switch value {
         case .simpleString(let text): appendLine(UInt8(ascii: "+"), text, to: &output)
         case .error(let text): appendLine(UInt8(ascii: "-"), text, to: &output)

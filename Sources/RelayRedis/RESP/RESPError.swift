@@ -3,12 +3,12 @@
 /// one is closed: after a framing error nothing later on the stream can be trusted.
 public struct RESPError: Error, Equatable, Sendable, CustomStringConvertible {
     /// What was wrong.
-    public var reason: Reason
+    package var reason: Reason
     /// Where in the value the problem was found.
-    public var offset: Int
+    package var offset: Int
 
     /// The fixed reasons, one per rule the parser enforces.
-    public enum Reason: String, Sendable {
+    package enum Reason: String, Sendable {
         case unknownType = "unknown RESP type byte"
         case badLineEnding = "line not ended by CRLF"
         case lineTooLong = "header line longer than the limit"

@@ -8,11 +8,11 @@ public struct RESPLimits: Sendable, Equatable {
     /// Most elements in one array, set, push or map (a map counts its pairs).
     public var maxAggregateCount: Int = 1 << 20
     /// Deepest nesting of aggregates.
-    public var maxDepth: Int = 32
+    package var maxDepth: Int = 32
     /// Longest header or simple line (type byte through CRLF).
-    public var maxLineBytes: Int = 64 << 10
+    package var maxLineBytes: Int = 64 << 10
     /// Most bytes held unparsed at once (one value in flight plus what follows it).
-    public var maxBufferedBytes: Int = 128 << 20
+    package var maxBufferedBytes: Int = 128 << 20
 
     /// The defaults.
     public init() {}

@@ -17,7 +17,7 @@ public struct RESPParser: Sendable {
     }
 
     /// Bytes received but not yet returned as values.
-    public var bufferedByteCount: Int { buffer.count - start }
+    package var bufferedByteCount: Int { buffer.count - start }
 
     /// Adds bytes read from the connection.
     public mutating func append(_ bytes: some Sequence<UInt8>) {

@@ -31,7 +31,7 @@ public enum RESPValue: Equatable, Sendable {
     case push([RESPValue])
 
     /// The value as text when it is a string of any kind (simple, bulk, verbatim).
-    public var string: String? {
+    package var string: String? {
         switch self {
         case .simpleString(let text): text
         case .bulkString(let bytes): String(decoding: bytes, as: UTF8.self)
@@ -41,7 +41,7 @@ public enum RESPValue: Equatable, Sendable {
     }
 
     /// The value as an integer when it is one (or a string holding one, as RESP2 sends some numbers).
-    public var integer: Int64? {
+    package var integer: Int64? {
         switch self {
         case .integer(let value): value
         case .simpleString, .bulkString: string.flatMap { Int64($0) }
@@ -50,7 +50,7 @@ public enum RESPValue: Equatable, Sendable {
     }
 
     /// The elements of an array, set or push; nil for anything else.
-    public var elements: [RESPValue]? {
+    package var elements: [RESPValue]? {
         switch self {
         case .array(let values), .set(let values), .push(let values): values
         default: nil
@@ -58,7 +58,7 @@ public enum RESPValue: Equatable, Sendable {
     }
 
     /// The pairs of a map, or of a RESP2 array of alternating keys and values; nil otherwise.
-    public var pairs: [RESPPair]? {
+    package var pairs: [RESPPair]? {
         switch self {
         case .map(let pairs): return pairs
         case .array(let values) where values.count % 2 == 0:
@@ -68,7 +68,7 @@ public enum RESPValue: Equatable, Sendable {
     }
 
     /// Looks up a map (or RESP2 key-value array) entry by its string key.
-    public subscript(key: String) -> RESPValue? {
+    package subscript(key: String) -> RESPValue? {
         pairs?.first { $0.key.string == key }?.value
     }
 }
@@ -76,12 +76,12 @@ public enum RESPValue: Equatable, Sendable {
 /// One entry of a RESP3 map.
 public struct RESPPair: Equatable, Sendable {
     /// The entry's key.
-    public var key: RESPValue
+    package var key: RESPValue
     /// The entry's value.
-    public var value: RESPValue
+    package var value: RESPValue
 
     /// Pairs `key` with `value`.
-    public init(key: RESPValue, value: RESPValue) {
+    package init(key: RESPValue, value: RESPValue) {
         self.key = key
         self.value = value
     }

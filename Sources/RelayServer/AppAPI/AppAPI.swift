@@ -8,10 +8,10 @@ import RelayHTTP
 /// resource is `404`, a known path with the wrong method `405` with `allow`, no or a wrong bearer
 /// key `401`, a body over the limit `413`, a body that is not JSON `400 invalidJSON` (the parser's
 /// message names the byte offset). Writes answer only after `RelayService.perform` has committed.
-public enum AppAPI {
+package enum AppAPI {
     /// The app API's route groups. Pass `auth` to share one `AppAuth` with other `/v1` routes
     /// (the event stream); by default the groups get their own.
-    public static func routes(service: RelayService, settings: RouteSettings, auth: AppAuth? = nil) -> [any RouteGroup]
+    package static func routes(service: RelayService, settings: RouteSettings, auth: AppAuth? = nil) -> [any RouteGroup]
     {
         let context = AppContext(service: service, auth: auth ?? AppAuth(adminKey: settings.adminKey, service: service))
         return [

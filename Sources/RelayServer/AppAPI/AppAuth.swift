@@ -1,21 +1,21 @@
-public import RelayCore
-public import RelayHTTP
+package import RelayCore
+package import RelayHTTP
 import Synchronization
 
 /// Who is calling the app API: the admin (every device) or one device (only its own apps,
 /// activities, alarms and stream).
-public enum AppPrincipal: Sendable, Hashable {
+package enum AppPrincipal: Sendable, Hashable {
     case admin
     case device(String)
 
     /// The device a device key is bound to; nil for the admin.
-    public var deviceId: String? {
+    package var deviceId: String? {
         if case .device(let id) = self { return id }
         return nil
     }
 
     /// Whether this caller may see and change the objects of `deviceId`.
-    public func reaches(_ deviceId: String) -> Bool {
+    package func reaches(_ deviceId: String) -> Bool {
         switch self {
         case .admin: return true
         case .device(let own): return own == deviceId
@@ -25,7 +25,7 @@ public enum AppPrincipal: Sendable, Hashable {
     /// Throws `hidden` unless this caller reaches `deviceId` (nil: the object does not exist).
     /// Another device's object is answered exactly like a missing one, so a device key learns
     /// nothing about what other devices have.
-    public func require(_ deviceId: String?, else hidden: EmulatorError) throws(EmulatorError) {
+    package func require(_ deviceId: String?, else hidden: EmulatorError) throws(EmulatorError) {
         guard let deviceId, reaches(deviceId) else { throw hidden }
     }
 
@@ -38,7 +38,7 @@ public enum AppPrincipal: Sendable, Hashable {
 /// The admin key is compared by SHA-256 digest in constant time (`AdminKey.matches`). A device key is hashed
 /// (`DeviceKey.hash`) and looked up among the devices' stored hashes; a lookup's timing can at
 /// most reveal something about a digest, never about a key. Keys never reach a log line.
-public final class AppAuth: Sendable {
+package final class AppAuth: Sendable {
     private let adminKey: AdminKey
     private let service: RelayService
     /// Device key hash → device id, filled from the emulator and by `remember`.
@@ -48,19 +48,19 @@ public final class AppAuth: Sendable {
     static let maxKeyBytes = 512
 
     /// Authentication against `adminKey` and the devices of `service`.
-    public init(adminKey: AdminKey, service: RelayService) {
+    package init(adminKey: AdminKey, service: RelayService) {
         self.adminKey = adminKey
         self.service = service
     }
 
     /// What authentication found: the caller, or the `401` to answer.
-    public enum Outcome: Sendable {
+    package enum Outcome: Sendable {
         case authenticated(AppPrincipal)
         case refused(HTTPResponse)
     }
 
     /// The caller of a request with these headers, or the `401` to answer.
-    public func authenticate(_ headers: HTTPHeaders) -> Outcome {
+    package func authenticate(_ headers: HTTPHeaders) -> Outcome {
         let values = headers.values("authorization")
         guard values.count == 1, let key = Self.bearerKey(values[0]) else {
             return .refused(Self.unauthorized(values.isEmpty ? .missing : .malformed))

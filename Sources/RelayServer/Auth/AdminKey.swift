@@ -8,7 +8,7 @@ public import RelayNet
 /// `secret` is for writing the file and for the startup hint, nothing else.
 public struct AdminKey: Sendable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
     /// The key text.
-    public let secret: String
+    package let secret: String
     /// SHA-256 of the key's UTF-8 bytes.
     private let digest: [UInt8]
 
@@ -36,7 +36,7 @@ public struct AdminKey: Sendable, CustomStringConvertible, CustomDebugStringConv
 
     /// True when `presented` (the token after `bearer `) is this key. Constant time: both sides
     /// are hashed to 32 bytes first.
-    public func matches(_ presented: String) -> Bool {
+    package func matches(_ presented: String) -> Bool {
         ConstantTime.equal(SHA256.hash(Array(presented.utf8)), digest)
     }
 

@@ -1,10 +1,10 @@
 /// Comparisons of secrets whose running time does not depend on where the inputs differ, so a
 /// client timing its failed attempts learns nothing about the secret.
-public enum ConstantTime {
+package enum ConstantTime {
     /// True when `lhs` and `rhs` hold the same bytes. The time depends only on the lengths:
     /// every byte of the longer input is visited whatever the contents. Compare fixed-length
     /// digests (see `AdminKey`, `DeviceKey`) so that the length reveals nothing either.
-    public static func equal(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
+    package static func equal(_ lhs: some Collection<UInt8>, _ rhs: some Collection<UInt8>) -> Bool {
         var difference = UInt(bitPattern: lhs.count ^ rhs.count)
         var left = lhs.makeIterator()
         var right = rhs.makeIterator()
@@ -17,5 +17,5 @@ public enum ConstantTime {
     }
 
     /// True when two strings hold the same UTF-8 bytes, compared as in `equal(_:_:)`.
-    public static func equal(_ lhs: String, _ rhs: String) -> Bool { equal(lhs.utf8, rhs.utf8) }
+    package static func equal(_ lhs: String, _ rhs: String) -> Bool { equal(lhs.utf8, rhs.utf8) }
 }

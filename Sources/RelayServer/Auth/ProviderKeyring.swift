@@ -1,4 +1,4 @@
-public import RelayCore
+package import RelayCore
 public import RelayNet
 
 /// The provider keys the relay accepts tokens from: the configured ones plus the data
@@ -10,13 +10,13 @@ public struct ProviderKeyring: Sendable {
     /// One accepted key.
     public struct Key: Sendable {
         /// `iss` tokens signed with this key must carry.
-        public let teamID: String
+        package let teamID: String
         /// `kid`.
-        public let keyID: String
+        package let keyID: String
         /// The key that checks signatures.
-        public let publicKey: P256PublicKey
+        package let publicKey: P256PublicKey
         /// The bundle IDs tokens from this key may push to.
-        public let bundleIDs: AllowedBundleIDs
+        package let bundleIDs: AllowedBundleIDs
 
         /// A key entry.
         public init(teamID: String, keyID: String, publicKey: P256PublicKey, bundleIDs: AllowedBundleIDs) {
@@ -40,13 +40,13 @@ public struct ProviderKeyring: Sendable {
     /// The configured keys, loaded from their files, plus the development key (team
     /// `DEVTEAM000`, key `DEVKEY0000`, any bundle ID). A key file that cannot be read or is not
     /// a P-256 key is an error naming the config entry and the file.
-    public init(configuration: RelayConfiguration, developmentKey: P256PrivateKey) throws(ConfigurationError) {
+    package init(configuration: RelayConfiguration, developmentKey: P256PrivateKey) throws(ConfigurationError) {
         try self.init(configured: try Self.configuredKeys(configuration), developmentKey: developmentKey)
     }
 
     /// The keys `configuration` names, read from their files: `serve` reads them before it
     /// prepares the data directory, so a config that fails here leaves no new directory behind.
-    public static func configuredKeys(_ configuration: RelayConfiguration) throws(ConfigurationError) -> [Key] {
+    package static func configuredKeys(_ configuration: RelayConfiguration) throws(ConfigurationError) -> [Key] {
         var loaded: [Key] = []
         let subject = configuration.configFile ?? "providerKeys"
         for entry in configuration.providerKeys {
@@ -58,7 +58,7 @@ public struct ProviderKeyring: Sendable {
     }
 
     /// The `configured` keys plus the development key.
-    public init(configured: [Key], developmentKey: P256PrivateKey) throws(ConfigurationError) {
+    package init(configured: [Key], developmentKey: P256PrivateKey) throws(ConfigurationError) {
         var loaded = configured
         do {
             loaded.append(
@@ -72,15 +72,15 @@ public struct ProviderKeyring: Sendable {
     }
 
     /// The key with ID `keyID`, if configured.
-    public func key(_ keyID: String) -> Key? { keys[keyID] }
+    package func key(_ keyID: String) -> Key? { keys[keyID] }
 
     /// The configured key IDs, sorted.
-    public var keyIDs: [String] { keys.keys.sorted() }
+    package var keyIDs: [String] { keys.keys.sorted() }
 
     /// Checks a parsed token against the keyring: `kid` must name a known key, `iss` must be
     /// that key's team and the ES256 signature must hold. Returns nil when it does, else
     /// `403 InvalidProviderToken` with a message naming the fault.
-    public func verify(_ token: ProviderToken) -> APNsError? {
+    package func verify(_ token: ProviderToken) -> APNsError? {
         // kid and iss are 1 to 64 letters and digits (ProviderToken.parse checked), safe to quote.
         guard let key = keys[token.keyID] else {
             return APNsError(
@@ -98,7 +98,7 @@ public struct ProviderKeyring: Sendable {
     }
 
     /// True when tokens of key `keyID` may push to `bundleID`; false for an unknown key.
-    public func mayPush(keyID: String, bundleID: String) -> Bool {
+    package func mayPush(keyID: String, bundleID: String) -> Bool {
         keys[keyID]?.bundleIDs.allows(bundleID) ?? false
     }
 

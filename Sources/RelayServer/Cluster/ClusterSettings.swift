@@ -6,23 +6,23 @@ import RelayJSON
 /// relay nodes serve one fleet (docs/CLUSTER.md).
 public struct ClusterSettings: Sendable, Hashable {
     /// `host:port` of nodes to learn the cluster's topology from; any one that answers is enough.
-    public var seeds: [String]
+    package var seeds: [String]
     /// ACL user for `HELLO 3 AUTH`, with `password`; nil without AUTH.
-    public var user: String?
+    package var user: String?
     /// The password; nil without AUTH.
-    public var password: String?
+    package var password: String?
     /// Replicas that must hold a commit before it is acknowledged (`WAIT`; from
     /// `durability.replicas`); 0 acknowledges once the master has it.
-    public var replicas = 0
+    package var replicas = 0
     /// Milliseconds `WAIT` may take before the request fails (from `durability.replicaTimeout`).
-    public var replicaTimeoutMs = 2000
+    package var replicaTimeoutMs = 2000
 
     /// Most seeds accepted.
     static let maxSeeds = 64
     /// What a seed must look like, for error messages.
     static let seedExpectation = "host:port (a port from 1 to 65535)"
 
-    public init(seeds: [String]) { self.seeds = seeds }
+    package init(seeds: [String]) { self.seeds = seeds }
 
     /// The `store.redisCluster` object's keys.
     static let keys: Set<String> = ["seeds", "user", "password"]

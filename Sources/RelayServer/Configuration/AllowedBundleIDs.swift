@@ -10,7 +10,7 @@ public enum AllowedBundleIDs: Sendable, Hashable {
     case only(Set<String>)
 
     /// True when `bundleID` may be pushed to.
-    public func allows(_ bundleID: String) -> Bool {
+    package func allows(_ bundleID: String) -> Bool {
         switch self {
         case .any: true
         case .only(let set): set.contains(bundleID)

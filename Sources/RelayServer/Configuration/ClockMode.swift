@@ -1,5 +1,5 @@
 /// Which clock the emulated device follows (`--clock`, config `clock`).
-public enum ClockMode: String, Sendable, Hashable, CaseIterable {
+package enum ClockMode: String, Sendable, Hashable, CaseIterable {
     /// The machine's real time.
     case system
     /// A clock that starts at the data directory's first start, stands still until moved through

@@ -7,13 +7,13 @@ import RelayJSON
 /// The parser stops at its first problem. To name them all, the check sets the offending member
 /// aside (removes it from the document) and parses again, until the rest parses: each problem is
 /// reported once, with the path it has in the file as written.
-public enum ConfigCheck {
+package enum ConfigCheck {
     /// Most problems listed; a file with more is not worth reading further.
     static let maxProblems = 100
 
     /// The problems in the config file at `path` (resolved against `workingDirectory`), each
     /// `file: jsonPath: message`; empty when `serve --config` would accept it.
-    public static func problems(inFile path: String, workingDirectory: String) -> [String] {
+    package static func problems(inFile path: String, workingDirectory: String) -> [String] {
         let absolute = FileSystem.absolute(path, relativeTo: workingDirectory)
         let bytes: [UInt8]
         do {

@@ -7,12 +7,12 @@
 /// `relay.json: rules.updateBudgetPerHour: must be a whole number from 1 to 1000000 (found number -3)`.
 public struct ConfigurationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Where the bad value came from: a flag, a command, or the config file's path.
-    public var subject: String
+    package var subject: String
     /// What is wrong, naming the value.
     public var message: String
 
     /// An error about `subject`.
-    public init(_ subject: String, _ message: String) {
+    package init(_ subject: String, _ message: String) {
         self.subject = subject
         self.message = message
     }

@@ -1,5 +1,5 @@
 import RelayCore
-public import RelayJSON
+package import RelayJSON
 
 /// The browser console's settings (config object `console`): per-`attributesType` templates that
 /// say what each presentation of an activity shows, as a widget's SwiftUI views would.
@@ -20,7 +20,7 @@ public import RelayJSON
 /// the page renders every value as text.
 public struct ConsoleSettings: Sendable, Hashable {
     /// The templates by attributes type, as validated (what `GET /console/templates` answers).
-    public var templates: JSONObject = [:]
+    package var templates: JSONObject = [:]
 
     /// No templates: every activity gets the generic layout.
     public init() {}

@@ -10,7 +10,7 @@ extension DataDirectory {
     /// ```
     /// `port` is the port actually bound (when the config asked for port 0); the configured one by default.
     /// Secrets are never shown, only the files that hold them. `warnings` are not included.
-    public func startupLines(port: UInt16? = nil) -> [String] {
+    package func startupLines(port: UInt16? = nil) -> [String] {
         var lines = ["data directory \(path) (\(createdDirectory ? "created" : "reused"))"]
         let labelWidth = files.map { label($0).count }.max() ?? 0
         let statusWidth = files.map(\.status.rawValue.count).max() ?? 0

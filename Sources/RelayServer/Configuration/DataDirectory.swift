@@ -1,5 +1,5 @@
 import Glibc
-public import RelayNet
+package import RelayNet
 
 /// The data directory (`--data DIR`, default `./.relay`): the relay's own TLS certificate and
 /// key, the admin API key, the development provider key and the database.
@@ -17,48 +17,48 @@ public import RelayNet
 /// others may read or write, or a directory they may write to, is refused with the `chmod` that
 /// fixes it; a directory they may only list or enter is a warning. Configured TLS files are the
 /// operator's and are not checked beyond existing.
-public struct DataDirectory: Sendable {
+package struct DataDirectory: Sendable {
     /// `tls-cert.pem`.
-    public static let certificateFileName = "tls-cert.pem"
+    package static let certificateFileName = "tls-cert.pem"
     /// `tls-key.pem`.
-    public static let privateKeyFileName = "tls-key.pem"
+    package static let privateKeyFileName = "tls-key.pem"
     /// `admin-key`.
-    public static let adminKeyFileName = "admin-key"
+    package static let adminKeyFileName = "admin-key"
     /// `dev-provider-key.p8`.
-    public static let devProviderKeyFileName = "dev-provider-key.p8"
+    package static let devProviderKeyFileName = "dev-provider-key.p8"
     /// `relay.sqlite`.
-    public static let databaseFileName = "relay.sqlite"
+    package static let databaseFileName = "relay.sqlite"
     /// The development key's team ID.
-    public static let devTeamID = "DEVTEAM000"
+    package static let devTeamID = "DEVTEAM000"
     /// The development key's key ID.
-    public static let devKeyID = "DEVKEY0000"
+    package static let devKeyID = "DEVKEY0000"
 
     /// The directory's absolute path.
-    public let path: String
+    package let path: String
     /// True when this start created the directory.
-    public let createdDirectory: Bool
+    package let createdDirectory: Bool
     /// Where the relay listens (for the startup hints).
-    public let listen: ListenAddress
+    package let listen: ListenAddress
     /// The TLS certificate the listener loads.
-    public let certificatePath: String
+    package let certificatePath: String
     /// The TLS private key the listener loads.
-    public let privateKeyPath: String
+    package let privateKeyPath: String
     /// The SQLite database.
-    public let databasePath: String
+    package let databasePath: String
     /// The admin API key.
-    public let adminKey: AdminKey
+    package let adminKey: AdminKey
     /// The development provider key.
-    public let devProviderKey: P256PrivateKey
+    package let devProviderKey: P256PrivateKey
     /// Every file, with what this start did about it, in the order of `DataFile.Role`.
-    public let files: [DataFile]
+    package let files: [DataFile]
     /// Things an operator should fix that do not stop the relay (loose directory permissions).
-    public let warnings: [String]
+    package let warnings: [String]
 
     /// The path of `name` inside the directory.
-    public func file(_ name: String) -> String { path + "/" + name }
+    package func file(_ name: String) -> String { path + "/" + name }
 
     /// Creates or reuses the directory and its files for `configuration`.
-    public static func prepare(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
+    package static func prepare(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
         var preparer = Preparer(directory: configuration.dataDirectory)
         try preparer.directory()
         let adminKey: AdminKey
@@ -84,7 +84,7 @@ public struct DataDirectory: Sendable {
 
     /// Removes the directory when this start created it (a start that failed), with the files a
     /// start writes there; anything else in it keeps it.
-    public func removeIfCreated() {
+    package func removeIfCreated() {
         if createdDirectory { Self.removeCreated(path) }
     }
 
@@ -101,7 +101,7 @@ public struct DataDirectory: Sendable {
 
     /// The data directory `serve` prepared, for `token`: one without a development key is an
     /// error (a new key would sign tokens no running relay accepts); otherwise as `prepare`.
-    public static func existing(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
+    package static func existing(_ configuration: RelayConfiguration) throws(DataDirectoryError) -> DataDirectory {
         let directory = configuration.dataDirectory
         let found: FileSystem.Status?
         let key: FileSystem.Status?
@@ -122,7 +122,7 @@ public struct DataDirectory: Sendable {
 
     /// A provider token for the development key, issued at `issuedAt` (Unix seconds, real time),
     /// as `activity-relay token` prints it.
-    public func devProviderToken(issuedAt: Int64) throws(DataDirectoryError) -> String {
+    package func devProviderToken(issuedAt: Int64) throws(DataDirectoryError) -> String {
         do {
             return try JWTSigner.makeProviderToken(
                 teamID: Self.devTeamID, keyID: Self.devKeyID, issuedAt: issuedAt, key: devProviderKey)

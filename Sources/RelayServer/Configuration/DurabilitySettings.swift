@@ -10,14 +10,14 @@ public import RelayStore
 /// instead, which also survives power loss and costs throughput (README, "Architecture").
 public struct DurabilitySettings: Sendable, Hashable {
     /// `fdatasync` of the log before every acknowledgement. Default false.
-    public var syncEachCommit = false
+    package var syncEachCommit = false
     /// Seconds between background syncs of the log when `syncEachCommit` is false. Default 0.1.
-    public var syncInterval: Double = 0.1
+    package var syncInterval: Double = 0.1
     /// Cluster mode: replicas that must hold a commit (`WAIT`) before it is acknowledged. Default 0.
-    public var replicas = 0
+    package var replicas = 0
     /// Cluster mode: seconds `WAIT` may take; a commit short of `replicas` by then is not
     /// acknowledged (`500`/`503`). Default 2.
-    public var replicaTimeout: Double = 2
+    package var replicaTimeout: Double = 2
 
     /// The defaults.
     public init() {}
@@ -39,7 +39,7 @@ public struct DurabilitySettings: Sendable, Hashable {
     }
 
     /// For the startup line: `each-commit`, or `every-0.1s`.
-    public var description: String { storeDurability.description }
+    package var description: String { storeDurability.description }
 
     /// The store's setting.
     public var storeDurability: StoreDurability {

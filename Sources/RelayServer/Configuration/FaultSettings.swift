@@ -1,16 +1,16 @@
 import RelayCore
-public import RelayJSON
+package import RelayJSON
 
 /// Fault rules to inject from the start (config object `faults`: `{"seed", "rules": [rule]}`,
 /// each rule in the shape of `POST /v1/faults`). Checked when the config loads.
-public struct FaultSettings: Sendable, Hashable {
+package struct FaultSettings: Sendable, Hashable {
     /// The seed of rules that name none. Default 1.
-    public var seed: UInt64 = 1
+    package var seed: UInt64 = 1
     /// The rules as written, already checked.
-    public var rules: [JSONValue] = []
+    package var rules: [JSONValue] = []
 
     /// No rules.
-    public init() {}
+    package init() {}
 
     static let keys: Set<String> = ["seed", "rules"]
 
@@ -27,7 +27,7 @@ public struct FaultSettings: Sendable, Hashable {
     }
 
     /// An injector holding these rules; handshake windows start now.
-    public func injector() -> FaultInjector {
+    package func injector() -> FaultInjector {
         let injector = FaultInjector(seed: seed)
         for (index, rule) in rules.enumerated() {
             // Parsed once already when the config loaded: this cannot throw.

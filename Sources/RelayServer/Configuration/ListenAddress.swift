@@ -5,20 +5,20 @@ import RelayNet
 /// Written `HOST:PORT`, with IPv6 hosts in brackets (`[::1]:8443`). Port 0 asks the kernel for a
 /// free port, which tests use. Host names other than `localhost` are refused: a listen address is
 /// a literal, and resolving names would block (see `RelayNet.SocketAddress`).
-public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
+package struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The host without brackets: `127.0.0.1`, `::`, `localhost`.
-    public var host: String
+    package var host: String
     /// The TCP port; 0 picks a free one.
-    public var port: UInt16
+    package var port: UInt16
 
     /// An address.
-    public init(host: String, port: UInt16) {
+    package init(host: String, port: UInt16) {
         self.host = host
         self.port = port
     }
 
     /// `127.0.0.1:8443`, the default: only this machine can connect.
-    public static let `default` = ListenAddress(host: "127.0.0.1", port: 8443)
+    package static let `default` = ListenAddress(host: "127.0.0.1", port: 8443)
 
     /// What `parse(_:)` accepts, for error messages.
     static let expectation = "HOST:PORT with a port 0-65535 and HOST an IPv4 literal, [IPv6] literal or localhost"
@@ -43,12 +43,12 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `HOST:PORT`, with brackets around an IPv6 host.
-    public var description: String { "\(Self.bracketed(host)):\(port)" }
+    package var description: String { "\(Self.bracketed(host)):\(port)" }
 
     /// The host to put in a URL for a client on this machine: `localhost` when the relay listens
     /// on a loopback or wildcard address (the generated certificate names `localhost`), else the
     /// host itself (bracketed when IPv6).
-    public var clientHost: String {
+    package var clientHost: String {
         switch host.lowercased() {
         case "127.0.0.1", "0.0.0.0", "::", "::1", "localhost": "localhost"
         default: Self.bracketed(host)

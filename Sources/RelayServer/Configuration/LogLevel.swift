@@ -1,5 +1,5 @@
 /// How much the relay writes to its log (config `logLevel`); each level includes the ones before it.
-public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Failures only.
     case error
     /// Failures and things an operator should fix (such as loose file permissions).
@@ -22,8 +22,8 @@ public enum LogLevel: String, Sendable, Hashable, CaseIterable, Comparable {
     }
 
     /// Orders levels from the quietest (`error`) to the most verbose (`debug`).
-    public static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
+    package static func < (lhs: LogLevel, rhs: LogLevel) -> Bool { lhs.rank < rhs.rank }
 
     /// True when a message at `level` should be written under this setting.
-    public func includes(_ level: LogLevel) -> Bool { level <= self }
+    package func includes(_ level: LogLevel) -> Bool { level <= self }
 }

@@ -3,14 +3,14 @@ import RelayCore
 /// How much history the database keeps (config object `retention`): the newest events for
 /// `Last-Event-ID` resumption and the newest push records for `GET /v1/pushes`. Older rows are
 /// pruned; a subscriber that needs a pruned event gets a snapshot instead.
-public struct LogRetention: Sendable, Hashable {
+package struct LogRetention: Sendable, Hashable {
     /// Events kept in the event log. Default 100,000.
-    public var events: Int = 100_000
+    package var events: Int = 100_000
     /// Push records kept in the push log. Default 10,000.
-    public var pushes: Int = 10_000
+    package var pushes: Int = 10_000
 
     /// The defaults.
-    public init() {}
+    package init() {}
 
     /// The config keys, as written in the `retention` object.
     static let keys: Set<String> = ["events", "pushes"]

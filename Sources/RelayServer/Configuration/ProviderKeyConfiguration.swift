@@ -9,16 +9,16 @@ import RelayCore
 /// The key file is either the `.p8` private key Apple issues (`p8Path`) or, so that the relay
 /// never needs the secret, its public half as SubjectPublicKeyInfo PEM (`publicKeyPath`, made
 /// with `openssl pkey -in AuthKey.p8 -pubout`). The files are read by `ProviderKeyring`.
-public struct ProviderKeyConfiguration: Sendable, Hashable {
+package struct ProviderKeyConfiguration: Sendable, Hashable {
     /// Where the key material is.
-    public enum KeyFile: Sendable, Hashable {
+    package enum KeyFile: Sendable, Hashable {
         /// A PKCS#8 (`.p8`) or SEC1 PEM private key; only its public half is kept.
         case privateKey(path: String)
         /// A SubjectPublicKeyInfo PEM public key.
         case publicKey(path: String)
 
         /// The file's path.
-        public var path: String {
+        package var path: String {
             switch self {
             case .privateKey(let path), .publicKey(let path): path
             }
@@ -26,18 +26,18 @@ public struct ProviderKeyConfiguration: Sendable, Hashable {
     }
 
     /// `iss`: the developer team's ID.
-    public var teamID: String
+    package var teamID: String
     /// `kid`: the key's ID.
-    public var keyID: String
+    package var keyID: String
     /// The key file.
-    public var keyFile: KeyFile
+    package var keyFile: KeyFile
     /// The bundle IDs tokens signed with this key may push to.
-    public var bundleIDs: AllowedBundleIDs
+    package var bundleIDs: AllowedBundleIDs
     /// Where the entry was configured, for messages: `providerKeys[0]`.
-    public var origin: String
+    package var origin: String
 
     /// A key entry.
-    public init(teamID: String, keyID: String, keyFile: KeyFile, bundleIDs: AllowedBundleIDs, origin: String) {
+    package init(teamID: String, keyID: String, keyFile: KeyFile, bundleIDs: AllowedBundleIDs, origin: String) {
         self.teamID = teamID
         self.keyID = keyID
         self.keyFile = keyFile

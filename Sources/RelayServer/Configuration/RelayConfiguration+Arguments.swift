@@ -3,11 +3,11 @@
 /// flags override the config file.
 extension RelayConfiguration {
     /// `serve`'s synopsis, quoted in errors about its arguments.
-    public static let serveUsage =
+    package static let serveUsage =
         "serve [--config FILE] [--listen HOST:PORT] [--data DIR] [--clock system|virtual] [--threads N] [--log-format text|json]"
         + " [--redis-cluster HOST:PORT,...]"
     /// `token`'s synopsis, quoted in errors about its arguments.
-    public static let tokenUsage = "token [--data DIR]"
+    package static let tokenUsage = "token [--data DIR]"
 
     /// Parses `serve`'s arguments (those after the word `serve`): reads `--config FILE` when
     /// given, then applies the other flags over it. Relative paths in flags resolve against
@@ -66,7 +66,7 @@ extension RelayConfiguration {
     }
 
     /// Parses `token`'s arguments: only `--data DIR`; everything else keeps its default.
-    public static func parseToken(arguments: [String], workingDirectory: String? = nil) throws(ConfigurationError)
+    package static func parseToken(arguments: [String], workingDirectory: String? = nil) throws(ConfigurationError)
         -> RelayConfiguration
     {
         let base = workingDirectory ?? FileSystem.currentDirectory()

@@ -1,5 +1,5 @@
 import Glibc
-public import RelayCore
+package import RelayCore
 
 /// Everything `activity-relay serve` can be told, from flags and the JSON config file
 /// (`deploy/relay.example.json` shows every option; `deploy/CONFIG.md` explains them).
@@ -11,81 +11,81 @@ public import RelayCore
 /// working directory.
 public struct RelayConfiguration: Sendable, Hashable {
     /// Where to listen. Default `127.0.0.1:8443`.
-    public var listen: ListenAddress = .default
+    package var listen: ListenAddress = .default
     /// A second listener that answers only `GET /healthz`, with connection slots of its own, so
     /// that health checks are answered while the main listener is at `http.maxConnections`.
     /// Default none.
-    public var healthListen: ListenAddress?
+    package var healthListen: ListenAddress?
     /// The data directory (absolute): certificate, keys and database. Default `./.relay`.
-    public var dataDirectory: String
+    package var dataDirectory: String
     /// The clock the emulated device follows. Default `system`.
-    public var clock: ClockMode = .system
+    package var clock: ClockMode = .system
     /// Event-loop threads. Default: the number of online processors.
-    public var threads: Int
+    package var threads: Int
     /// The operator's certificate and key, or nil for the self-signed pair in the data directory.
-    public var tls: TLSFiles?
+    package var tls: TLSFiles?
     /// Provider keys besides the data directory's development key.
-    public var providerKeys: [ProviderKeyConfiguration] = []
+    package var providerKeys: [ProviderKeyConfiguration] = []
     /// Budgets, lifetimes and sizes the emulated device and the provider API enforce.
-    public var rules: RelayRules = .defaults
+    package var rules: RelayRules = .defaults
     /// Timeouts and size limits of the listener.
-    public var http = HTTPLimits()
+    package var http = HTTPLimits()
     /// How many events and push records the database keeps.
-    public var retention = LogRetention()
+    package var retention = LogRetention()
     /// When acknowledged requests reach the disk: in the background by default.
-    public var durability = DurabilitySettings()
+    package var durability = DurabilitySettings()
     /// Event-stream buffering, heartbeats and tickets.
-    public var stream = StreamSettings()
+    package var stream = StreamSettings()
     /// Fault rules injected from the start (config object `faults`).
-    public var faults = FaultSettings()
+    package var faults = FaultSettings()
     /// The browser console's per-`attributesType` templates.
-    public var console = ConsoleSettings()
+    package var console = ConsoleSettings()
     /// Provider API requests refused in a row on one connection before it is closed with GOAWAY;
     /// 0 never closes.
-    public var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
+    package var providerRefusalLimit = ProviderRoutes.defaultRefusalLimit
     /// The apps with the Broadcast Capability (channels and broadcasts); every app by default.
-    public var broadcastBundleIDs = AllowedBundleIDs.any
+    package var broadcastBundleIDs = AllowedBundleIDs.any
     /// The largest `providerRefusalLimit`.
     static let maxProviderRefusalLimit = 1_000_000
     /// How much the relay logs. Default `info`.
-    public var logLevel: LogLevel = .info
+    package var logLevel: LogLevel = .info
     /// How log lines are written: `text` (the default) or `json`, one object per line.
-    public var logFormat: RelayLog.Format = .text
+    package var logFormat: RelayLog.Format = .text
     /// The optional unauthenticated `/metrics` listener (`metrics.listen`); nil serves `/metrics`
     /// only on the main listener, with the admin key.
-    public var metricsListen: ListenAddress?
+    package var metricsListen: ListenAddress?
     /// Cluster mode: the Redis Cluster that holds the fleet (`store.redisCluster`); nil keeps the
     /// fleet in the data directory's SQLite database.
-    public var cluster: ClusterSettings?
+    package var cluster: ClusterSettings?
     /// The config file this came from (as given on the command line), or nil.
-    public var configFile: String?
+    package var configFile: String?
 
     /// The defaults, with the data directory `./.relay` resolved against `workingDirectory`
     /// (the process's working directory when nil).
-    public init(workingDirectory: String? = nil) {
+    package init(workingDirectory: String? = nil) {
         let base = workingDirectory ?? FileSystem.currentDirectory()
         dataDirectory = FileSystem.absolute(Self.defaultDataDirectory, relativeTo: base)
         threads = Self.defaultThreads
     }
 
     /// `./.relay`.
-    public static let defaultDataDirectory = "./.relay"
+    package static let defaultDataDirectory = "./.relay"
     /// Most event-loop threads a config may ask for.
-    public static let maxThreads = 256
+    package static let maxThreads = 256
 
     /// One thread per online processor (at least one, at most `maxThreads`).
-    public static var defaultThreads: Int {
+    package static var defaultThreads: Int {
         let online = sysconf(Int32(_SC_NPROCESSORS_ONLN))
         return min(max(1, online), maxThreads)
     }
 
     /// The TLS certificate the listener loads: the configured one or `tls-cert.pem` in the data directory.
-    public var certificatePath: String {
+    package var certificatePath: String {
         tls?.certificatePath ?? dataDirectory + "/" + DataDirectory.certificateFileName
     }
 
     /// The TLS private key the listener loads: the configured one or `tls-key.pem` in the data directory.
-    public var privateKeyPath: String {
+    package var privateKeyPath: String {
         tls?.privateKeyPath ?? dataDirectory + "/" + DataDirectory.privateKeyFileName
     }
 

@@ -4,11 +4,11 @@ import RelayCore
 public struct StreamSettings: Sendable, Hashable {
     /// Bytes of unsent events one subscriber may have queued before it is disconnected (it then
     /// resumes from its last event id). Default 1 MiB.
-    public var bufferBytes: Int = 1 << 20
+    package var bufferBytes: Int = 1 << 20
     /// Seconds between heartbeat comments on a quiet stream, so proxies and clients see it alive. Default 15.
-    public var heartbeatInterval: Double = 15
+    package var heartbeatInterval: Double = 15
     /// Seconds a stream ticket (for EventSource, which cannot send headers) stays valid. Default 60.
-    public var ticketLifetime: Double = 60
+    package var ticketLifetime: Double = 60
 
     /// The defaults.
     public init() {}

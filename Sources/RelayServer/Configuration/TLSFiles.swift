@@ -2,14 +2,14 @@ import RelayCore
 
 /// A certificate chain and private key the operator provides (config object `tls`), used instead
 /// of the self-signed pair the data directory generates. Paths are absolute once parsed.
-public struct TLSFiles: Sendable, Hashable {
+package struct TLSFiles: Sendable, Hashable {
     /// PEM certificate chain, leaf first.
-    public var certificatePath: String
+    package var certificatePath: String
     /// PEM private key of the leaf certificate.
-    public var privateKeyPath: String
+    package var privateKeyPath: String
 
     /// A pair of files.
-    public init(certificatePath: String, privateKeyPath: String) {
+    package init(certificatePath: String, privateKeyPath: String) {
         self.certificatePath = certificatePath
         self.privateKeyPath = privateKeyPath
     }

@@ -1,6 +1,6 @@
 import RelayCore
 import RelayHTTP
-public import RelayJSON
+package import RelayJSON
 import RelayNet
 
 /// The browser console: the page at `/` and its files under `/console/`, served from the binary
@@ -15,7 +15,7 @@ import RelayNet
 ///   provider API. A device key may not mint one: the development key pushes to every app.
 ///
 /// The page keeps the key in memory only; it never travels in a URL.
-public struct ConsoleRoutes: RouteGroup {
+package struct ConsoleRoutes: RouteGroup {
     static let mePath = "/console/me"
     static let providerTokenPath = "/console/provider-token"
     static let templatesPath = "/console/templates"
@@ -28,7 +28,7 @@ public struct ConsoleRoutes: RouteGroup {
 
     /// The console authenticating with `auth`, minting tokens of `devKey` (none: the form is off)
     /// with real time from `clock`, offering the page `templates` by attributes type.
-    public init(auth: AppAuth, devKey: DevProviderKey?, clock: RelayTimeSource, templates: JSONObject = [:]) {
+    package init(auth: AppAuth, devKey: DevProviderKey?, clock: RelayTimeSource, templates: JSONObject = [:]) {
         self.auth = auth
         self.templates = templates
         self.devKey = devKey
@@ -39,9 +39,9 @@ public struct ConsoleRoutes: RouteGroup {
         self.assets = assets
     }
 
-    public func owns(_ path: String) -> Bool { path == "/" || path == "/index.html" || path.hasPrefix("/console/") }
+    package func owns(_ path: String) -> Bool { path == "/" || path == "/index.html" || path.hasPrefix("/console/") }
 
-    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let path = request.request.path
         let method = request.request.method
         switch path {

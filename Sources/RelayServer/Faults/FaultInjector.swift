@@ -1,5 +1,5 @@
-public import RelayCore
-public import RelayJSON
+package import RelayCore
+package import RelayJSON
 import Synchronization
 
 /// The fault rules shared by the provider API, the `/v1/faults` routes and the TLS listener.
@@ -22,36 +22,36 @@ public final class FaultInjector: Sendable {
     }
 
     /// Whether any rule applies to pushes.
-    public var appliesToPushes: Bool { pushRules.load(ordering: .relaxed) }
+    package var appliesToPushes: Bool { pushRules.load(ordering: .relaxed) }
     /// Whether any rule refuses handshakes (its window may be over).
-    public var hasHandshakeRules: Bool { handshakeRules.load(ordering: .relaxed) }
+    package var hasHandshakeRules: Bool { handshakeRules.load(ordering: .relaxed) }
 
     /// Parses and adds a rule (see `FaultRule.parse`); nil when the plan is full.
-    public func add(json: JSONValue, path: String = "") throws(JSONFieldError) -> FaultRule? {
+    package func add(json: JSONValue, path: String = "") throws(JSONFieldError) -> FaultRule? {
         let (rule, ownSeed) = try FaultRule.parse(json, path: path, createdAt: realNow())
         return change { $0.add(rule, ownSeed: ownSeed) }
     }
 
     /// Removes rule `id`; false when there is none.
-    public func remove(_ id: String) -> Bool { change { $0.remove(id) } }
+    package func remove(_ id: String) -> Bool { change { $0.remove(id) } }
 
     /// Removes every rule.
-    public func removeAll() { change { $0.removeAll() } }
+    package func removeAll() { change { $0.removeAll() } }
 
     /// The rules and the seed, as `GET /v1/faults` lists them.
-    public var json: JSONValue {
+    package var json: JSONValue {
         plan.withLock { plan in
             ["seed": .int(Int64(clamping: plan.seed)), "items": .array(plan.rules.map(\.json))]
         }
     }
 
     /// What the rules do to a push (see `FaultPlan.decide`).
-    public func decide(bundleId: String, token: String, connectionPushes: Int) -> FaultPlan.Decision {
+    package func decide(bundleId: String, token: String, connectionPushes: Int) -> FaultPlan.Decision {
         plan.withLock { $0.decide(bundleId: bundleId, token: token, connectionPushes: connectionPushes) }
     }
 
     /// The rule refusing TLS handshakes now, if any.
-    public func refusesHandshake() -> FaultRule? {
+    package func refusesHandshake() -> FaultRule? {
         let now = realNow()
         return plan.withLock { $0.refuseHandshake(at: now) }
     }

@@ -1,7 +1,7 @@
 import RelayCore
 import RelayHTTP
 import RelayJSON
-public import RelayNet
+package import RelayNet
 
 /// The `ConnectionHandler` of every TLS connection: speaks HTTP/2 when ALPN chose `h2`, else
 /// HTTP/1.1, and hands complete requests to the `Responder`.
@@ -9,7 +9,7 @@ public import RelayNet
 /// A client that negotiated no ALPN protocol at all and opens with the HTTP/2 connection preface
 /// gets HTTP/2 ("prior knowledge"): APNs accepts such clients, and APNs libraries exist that
 /// never set ALPN (aioapns). Without ALPN the first bytes decide; anything else is HTTP/1.1.
-public final class HTTPConnectionHandler: ConnectionHandler {
+package final class HTTPConnectionHandler: ConnectionHandler {
     private let responder: any Responder
     private let limits: HTTPLimits
     private let providerTokenRefreshInterval: Double
@@ -21,13 +21,13 @@ public final class HTTPConnectionHandler: ConnectionHandler {
     /// The HTTP/2 client connection preface (RFC 9113 §3.4).
     private static let http2Preface = Array("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".utf8)
 
-    public init(responder: any Responder, limits: HTTPLimits, providerTokenRefreshInterval: Double) {
+    package init(responder: any Responder, limits: HTTPLimits, providerTokenRefreshInterval: Double) {
         self.responder = responder
         self.limits = limits
         self.providerTokenRefreshInterval = providerTokenRefreshInterval
     }
 
-    public func connectionReady(_ connection: Connection) {
+    package func connectionReady(_ connection: Connection) {
         if connection.alpnProtocol == nil {
             sniffed = []
             sniffTimer = connection.loop.schedule(after: limits.headerReadTimeout) { [weak self] in
@@ -60,7 +60,7 @@ public final class HTTPConnectionHandler: ConnectionHandler {
         session?.start()
     }
 
-    public func connection(_ connection: Connection, received bytes: [UInt8]) {
+    package func connection(_ connection: Connection, received bytes: [UInt8]) {
         guard var held = sniffed else {
             session?.received(bytes)
             return
@@ -80,11 +80,11 @@ public final class HTTPConnectionHandler: ConnectionHandler {
         session?.received(held)
     }
 
-    public func connectionWritable(_ connection: Connection) {
+    package func connectionWritable(_ connection: Connection) {
         session?.writable()
     }
 
-    public func connectionClosed(_ connection: Connection, error: (any Error)?) {
+    package func connectionClosed(_ connection: Connection, error: (any Error)?) {
         if let sniffTimer { connection.loop.cancel(sniffTimer) }
         sniffTimer = nil
         sniffed = nil
@@ -93,7 +93,7 @@ public final class HTTPConnectionHandler: ConnectionHandler {
         RelayLog.debug("conn.close", ["conn": String(connection.id), "error": error.map { "\($0)" } ?? "none"])
     }
 
-    public func shutdownRequested(_ connection: Connection) {
+    package func shutdownRequested(_ connection: Connection) {
         if sniffed != nil { connection.close() }
         session?.shutdown()
     }

@@ -1,4 +1,4 @@
-public import RelayNet
+package import RelayNet
 import Synchronization
 
 /// A response body that keeps flowing (the event stream), on HTTP/1.1 (chunked) or as one HTTP/2
@@ -6,11 +6,11 @@ import Synchronization
 /// subscriber is too slow and the stream is cut (it can resume), so it never holds anyone up.
 public final class ResponseStream: Sendable {
     /// Why a stream ended.
-    public enum EndReason: String, Sendable {
+    package enum EndReason: String, Sendable {
         case finished, peerClosed, tooSlow, shutdown
     }
 
-    public let loop: EventLoop
+    package let loop: EventLoop
     let streamID: UInt32
     let maxBufferedBytes: Int
     private let session: Mutex<WeakSession>
@@ -34,17 +34,17 @@ public final class ResponseStream: Sendable {
     }
 
     /// Whether the stream has ended.
-    public var isEnded: Bool { state.withLock { $0.ended != nil } }
+    package var isEnded: Bool { state.withLock { $0.ended != nil } }
 
     /// Bytes queued for the subscriber and not yet written to its socket; read on `loop` (the hub
     /// paces a long replay by it, so a resuming subscriber is not cut off by its own backlog).
-    public var bufferedBytes: Int {
+    package var bufferedBytes: Int {
         guard let session = session.withLock({ $0.value }) else { return 0 }
         return session.bufferedBytes(streamID: streamID)
     }
 
     /// Queues `bytes` for the subscriber.
-    public func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         if loop.inLoop {
             sendOnLoop(bytes)
         } else {
@@ -53,7 +53,7 @@ public final class ResponseStream: Sendable {
     }
 
     /// `send` for callers already on the stream's loop (the fan-out hub batches per loop).
-    public func sendOnLoop(_ bytes: [UInt8]) {
+    package func sendOnLoop(_ bytes: [UInt8]) {
         guard !isEnded, let session = session.withLock({ $0.value }) else { return }
         // Too slow means unsent data is piling up: a stream that has drained may take one write
         // larger than the bound (a big batch or snapshot), so the bound is max + one write.
@@ -67,7 +67,7 @@ public final class ResponseStream: Sendable {
     }
 
     /// Ends the body normally.
-    public func finish() {
+    package func finish() {
         loop.execute {
             guard !self.isEnded else { return }
             self.session.withLock { $0.value }?.finishStream(streamID: self.streamID)
@@ -76,7 +76,7 @@ public final class ResponseStream: Sendable {
     }
 
     /// Runs `observer` once when the stream ends (at once if it already has).
-    public func onEnd(_ observer: @escaping @Sendable (EndReason) -> Void) {
+    package func onEnd(_ observer: @escaping @Sendable (EndReason) -> Void) {
         let ended: EndReason? = state.withLock { state in
             if state.ended == nil { state.observers.append(observer) }
             return state.ended

@@ -1,19 +1,19 @@
 public import RelayCore
 public import RelayHTTP
-public import Synchronization
+package import Synchronization
 
 /// What a route knows about the connection a request came on. Confined to that connection's
 /// event loop: read and change it only in `Responder.handle` (which runs there).
 public final class ConnectionContext: @unchecked Sendable {
     // Sendable: only touched on the connection's loop thread.
-    public let id: UInt64
-    public let remoteAddress: String
+    package let id: UInt64
+    package let remoteAddress: String
     /// `h2` or `http/1.1`.
-    public let httpVersion: String
+    package let httpVersion: String
     /// The client certificate (DER) when client certificates are verified.
-    public let peerCertificateDER: [UInt8]?
+    package let peerCertificateDER: [UInt8]?
     /// The provider-token state of this connection (APNs binds tokens to connections).
-    public var providerTokens: ProviderTokenChurn
+    package var providerTokens: ProviderTokenChurn
     /// Opens the HTTP/2 one-stream gate; set by the session.
     var openGate: (() -> Void)?
     /// Sends a graceful GOAWAY carrying `{"reason": ...}`; set once by the HTTP/2 session before
@@ -21,7 +21,7 @@ public final class ConnectionContext: @unchecked Sendable {
     var goaway: (@Sendable (String) -> Void)?
     /// Provider API requests refused in a row on this connection (any thread). APNs closes a
     /// connection after too many errors; the provider routes count here and reset on success.
-    public let providerRefusalsInARow = Atomic<Int>(0)
+    package let providerRefusalsInARow = Atomic<Int>(0)
     /// The last token's `authorization` as the push log shows it, with the raw token it is for:
     /// a connection sends one token for many pushes, and writing it out again cost every push.
     private var lastRedactedAuthorization: (raw: String, text: String)?
@@ -59,12 +59,12 @@ public final class ConnectionContext: @unchecked Sendable {
     /// Closes an HTTP/2 connection as APNs does: GOAWAY (NO_ERROR, so requests already accepted
     /// are still answered) whose debug data is `{"reason": reason}`, then the socket closes once
     /// those streams end. Callable from any thread; does nothing on HTTP/1.1.
-    public func closeWithGoaway(reason: String) {
+    package func closeWithGoaway(reason: String) {
         goaway?(reason)
     }
 
     /// The connection has shown what it is: lift the one-stream limit (no-op after the first call).
-    public func markTrusted() {
+    package func markTrusted() {
         openGate?()
         openGate = nil
     }
@@ -73,9 +73,9 @@ public final class ConnectionContext: @unchecked Sendable {
 /// A request as routes receive it.
 public struct ServerRequest: Sendable {
     public var request: HTTPRequest
-    public let context: ConnectionContext
+    package let context: ConnectionContext
     /// The HTTP/2 stream the request came on (0 on HTTP/1.1), for log lines.
-    public var streamID: UInt32
+    package var streamID: UInt32
     /// True when the body was over the limit and was discarded: answer 413 in the route's own shape.
     public var bodyTooLarge: Bool
 
@@ -99,6 +99,6 @@ public enum ServerResponse: Sendable {
 
 /// Answers requests. `handle` runs on the connection's loop; `respond` must be called exactly
 /// once, from any thread (the durable routes call it after their commit).
-public protocol Responder: Sendable {
+package protocol Responder: Sendable {
     func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void)
 }

@@ -36,7 +36,7 @@ public enum RelayLog {
         }
 
         /// Parses `debug`, `info`, `warning` or `error`.
-        public init?(name: String) {
+        package init?(name: String) {
             switch name.lowercased() {
             case "debug": self = .debug
             case "info": self = .info
@@ -48,11 +48,11 @@ public enum RelayLog {
     }
 
     /// How lines are written: `key=value` text, or one JSON object per line.
-    public enum Format: Int, Sendable, CaseIterable {
+    package enum Format: Int, Sendable, CaseIterable {
         case text, json
 
         /// Parses `text` or `json`.
-        public init?(name: String) {
+        package init?(name: String) {
             switch name {
             case "text": self = .text
             case "json": self = .json
@@ -79,25 +79,25 @@ public enum RelayLog {
     public static func setLevel(_ level: Level) { threshold.store(level.rawValue, ordering: .relaxed) }
 
     /// Writes lines in `format` from now on.
-    public static func setFormat(_ format: Format) { self.format.store(format.rawValue, ordering: .relaxed) }
+    package static func setFormat(_ format: Format) { self.format.store(format.rawValue, ordering: .relaxed) }
 
     /// The format lines are written in.
-    public static var currentFormat: Format { Format(rawValue: format.load(ordering: .relaxed)) ?? .text }
+    package static var currentFormat: Format { Format(rawValue: format.load(ordering: .relaxed)) ?? .text }
 
     /// Whether `level` is written (so callers can skip building fields).
-    public static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
+    package static func enabled(_ level: Level) -> Bool { level.rawValue >= threshold.load(ordering: .relaxed) }
 
     /// Writes one line. On an event loop, lines below `warning` wait in the loop thread's
     /// `LogBuffer` until the end of the pass; warnings and errors (and every line off a loop) are
     /// written at once, after whatever the thread still holds.
-    public static func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package static func log(_ level: Level, _ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(level, event) { line in line.add(fields) }
     }
 
     /// Writes one line whose fields `fields` appends straight into the line's bytes: for lines
     /// logged on every request, with no field list built and no strings made for numbers.
     /// Buffered and ordered as `log(_:_:_:)` says.
-    public static func log(_ level: Level, _ event: String, fields: (inout LineFields) -> Void) {
+    package static func log(_ level: Level, _ event: String, fields: (inout LineFields) -> Void) {
         guard enabled(level) else { return }
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
@@ -149,7 +149,7 @@ public enum RelayLog {
     }
 
     /// The `key=value` fields of a line being written, appended in place.
-    public struct LineFields: ~Copyable {
+    package struct LineFields: ~Copyable {
         fileprivate var bytes: [UInt8] = []
         /// Whether fields are written as JSON members (`,"key":"value"`) rather than ` key=value`.
         fileprivate var json = false
@@ -164,7 +164,7 @@ public enum RelayLog {
         }
 
         /// ` key=value`, the value quoted as `log` quotes it.
-        public mutating func add(_ key: StaticString, _ value: String) {
+        package mutating func add(_ key: StaticString, _ value: String) {
             self.key(key)
             if json {
                 RelayLog.appendJSONString(value, to: &bytes)
@@ -174,7 +174,7 @@ public enum RelayLog {
         }
 
         /// ` key=value` for each field, in order.
-        public mutating func add(_ fields: KeyValuePairs<String, String>) {
+        package mutating func add(_ fields: KeyValuePairs<String, String>) {
             for (key, value) in fields {
                 if json {
                     bytes.append(UInt8(ascii: ","))
@@ -191,7 +191,7 @@ public enum RelayLog {
         }
 
         /// ` key=value` for a number, in decimal.
-        public mutating func add(_ key: StaticString, _ value: UInt64) {
+        package mutating func add(_ key: StaticString, _ value: UInt64) {
             self.key(key)
             var divisor: UInt64 = 1
             while value / divisor >= 10 { divisor *= 10 }
@@ -350,16 +350,16 @@ public enum RelayLog {
         byte <= 32 || byte == 34 || byte == 61 || byte == 92 || byte >= 127
     }
 
-    public static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package static func debug(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.debug, event, fields)
     }
-    public static func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package static func info(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.info, event, fields)
     }
-    public static func warning(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package static func warning(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.warning, event, fields)
     }
-    public static func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
+    package static func error(_ event: String, _ fields: KeyValuePairs<String, String> = [:]) {
         log(.error, event, fields)
     }
 

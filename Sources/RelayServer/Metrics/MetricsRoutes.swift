@@ -4,20 +4,20 @@ import RelayHTTP
 /// `GET /metrics`: every metric in the Prometheus text format. On the main listener it needs
 /// the admin key (it tells the relay's traffic); on the separate `metrics.listen` listener it
 /// is open, as exporters usually are, and that listener serves nothing else.
-public struct MetricsRoutes: RouteGroup {
+package struct MetricsRoutes: RouteGroup {
     let service: RelayService
     /// nil on the metrics listener: no key asked for.
     let auth: AppAuth?
 
     /// Routes that check the admin key with `auth`, or none when `auth` is nil.
-    public init(service: RelayService, auth: AppAuth?) {
+    package init(service: RelayService, auth: AppAuth?) {
         self.service = service
         self.auth = auth
     }
 
-    public func owns(_ path: String) -> Bool { path == "/metrics" }
+    package func owns(_ path: String) -> Bool { path == "/metrics" }
 
-    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         guard request.request.method == "GET" || request.request.method == "HEAD" else {
             respond(.full(JSONResponse.error(405, "methodNotAllowed", "use GET /metrics")))
             return
@@ -42,8 +42,8 @@ public struct MetricsRoutes: RouteGroup {
 }
 
 /// The only route of the `metrics.listen` listener: `/metrics` without a key, `404` elsewhere.
-public enum MetricsListenerRoutes {
-    public static func all(service: RelayService) -> [any RouteGroup] {
+package enum MetricsListenerRoutes {
+    package static func all(service: RelayService) -> [any RouteGroup] {
         [MetricsRoutes(service: service, auth: nil)]
     }
 }

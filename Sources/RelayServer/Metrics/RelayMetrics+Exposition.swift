@@ -2,7 +2,7 @@ import RelayCore
 
 extension RelayMetrics {
     /// The relay's build, as `relay_build_info` labels it.
-    public static let version = "1.0.0"
+    package static let version = "1.0.0"
 
     /// Every metric as a Prometheus text page: the counters kept here, plus gauges and counters
     /// read from `service` at scrape time (activities and alarms by state, held updates, the

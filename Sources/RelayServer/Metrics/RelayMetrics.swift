@@ -6,9 +6,9 @@ import RelayNet
 /// Every label takes its value from a fixed list (surface, method, status code, APNs reason,
 /// outcome, error code), so the number of series is bounded whatever clients send; anything off
 /// the list counts as `other`. Counting is one relaxed atomic add, safe from any thread.
-public final class RelayMetrics: Sendable {
+package final class RelayMetrics: Sendable {
     /// The process's metrics.
-    public static let shared = RelayMetrics()
+    package static let shared = RelayMetrics()
 
     // MARK: - Label sets
 

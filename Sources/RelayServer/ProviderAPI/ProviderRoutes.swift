@@ -34,7 +34,7 @@ public struct ProviderRoutes: RouteGroup {
 
     /// The provider API over `service`, accepting tokens of `keyring`'s keys; channels and
     /// broadcasts only for the apps of `broadcastBundleIDs`; device pushes meet `faults`' rules.
-    public init(
+    package init(
         service: RelayService, keyring: ProviderKeyring, refusalLimit: Int = defaultRefusalLimit,
         broadcastBundleIDs: AllowedBundleIDs = .any, faults: FaultInjector = FaultInjector()
     ) {

@@ -9,20 +9,20 @@ import RelayStore
 /// activity). `nextBefore` pages further back. The admin key sees every push; a device key only
 /// those to its own tokens and channels (`PushLogVisibility`). The body is read and sent a page
 /// at a time as the peer reads (`PushLogPages`).
-public struct PushLogRoutes: RouteGroup {
+package struct PushLogRoutes: RouteGroup {
     let service: RelayService
     /// The app API's bearer-key authentication (admin key or device key).
     let auth: AppAuth
 
     /// The push log of `service`, readable with the keys `auth` knows.
-    public init(service: RelayService, auth: AppAuth) {
+    package init(service: RelayService, auth: AppAuth) {
         self.service = service
         self.auth = auth
     }
 
-    public func owns(_ path: String) -> Bool { path == "/v1/pushes" }
+    package func owns(_ path: String) -> Bool { path == "/v1/pushes" }
 
-    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let http = request.request
         guard http.method == "GET" || http.method == "HEAD" else {
             respond(.full(JSONResponse.error(405, "methodNotAllowed", "the push log is read with GET /v1/pushes")))

@@ -1,6 +1,6 @@
-public import RelayCore
+package import RelayCore
 public import RelayHTTP
-public import RelayJSON
+package import RelayJSON
 
 /// A set of routes under one prefix (the provider API, the app API, the stream...).
 public protocol RouteGroup: Sendable {
@@ -13,7 +13,7 @@ public protocol RouteGroup: Sendable {
 /// Hands each request to the first group that owns its path; `404` JSON otherwise. Every answer
 /// is counted in `RelayMetrics` by surface, method and status.
 public struct Router: Responder {
-    public let groups: [any RouteGroup]
+    package let groups: [any RouteGroup]
 
     public init(groups: [any RouteGroup]) { self.groups = groups }
 
@@ -43,7 +43,7 @@ public struct Router: Responder {
 /// JSON responses in the app API's shapes.
 public enum JSONResponse {
     /// `status` with `body` as JSON.
-    public static func make(_ status: Int, _ body: JSONValue, headers extra: [(String, String)] = []) -> HTTPResponse {
+    package static func make(_ status: Int, _ body: JSONValue, headers extra: [(String, String)] = []) -> HTTPResponse {
         var headers = HTTPHeaders()
         headers.add("content-type", "application/json")
         for (name, value) in extra { headers.add(name, value) }
@@ -56,19 +56,19 @@ public enum JSONResponse {
     }
 
     /// An emulator refusal as its JSON error.
-    public static func error(_ error: EmulatorError) -> HTTPResponse { make(error.status, error.json) }
+    package static func error(_ error: EmulatorError) -> HTTPResponse { make(error.status, error.json) }
 }
 
 /// `GET /healthz`: `200 {"status": "ok", ...}` while the relay runs, with the clock, the
 /// protocol, the stream's subscribers and the store's durability and counts (`store`).
-public struct HealthRoutes: RouteGroup {
+package struct HealthRoutes: RouteGroup {
     let service: RelayService
 
-    public init(service: RelayService) { self.service = service }
+    package init(service: RelayService) { self.service = service }
 
-    public func owns(_ path: String) -> Bool { path == "/healthz" }
+    package func owns(_ path: String) -> Bool { path == "/healthz" }
 
-    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         guard request.request.method == "GET" || request.request.method == "HEAD" else {
             respond(.full(JSONResponse.error(405, "methodNotAllowed", "use GET /healthz")))
             return

@@ -1,24 +1,24 @@
 /// What the route groups need besides the service.
 public struct RouteSettings: Sendable {
     /// The admin API key; it reaches every device.
-    public var adminKey: AdminKey
+    package var adminKey: AdminKey
     /// The provider keys the provider API verifies tokens against.
-    public var keyring: ProviderKeyring
+    package var keyring: ProviderKeyring
     /// Event-stream settings (heartbeat, buffer, ticket lifetime).
-    public var stream: StreamSettings
+    package var stream: StreamSettings
     /// Provider API requests refused in a row after which a connection is closed with GOAWAY
     /// (APNs "disconnects after too many errors"); 0 never closes.
-    public var providerRefusalLimit: Int
+    package var providerRefusalLimit: Int
     /// The apps with the Broadcast Capability: channel management and broadcasts for any other
     /// app are `400 FeatureNotEnabled`.
-    public var broadcastBundleIDs: AllowedBundleIDs
+    package var broadcastBundleIDs: AllowedBundleIDs
     /// The key the browser console's "send a push" form has provider tokens signed with (for an
     /// admin only); nil turns the form off.
-    public var devProviderKey: DevProviderKey?
+    package var devProviderKey: DevProviderKey?
     /// The injected faults shared by the provider API, `/v1/faults` and the listener.
-    public var faults: FaultInjector
+    package var faults: FaultInjector
     /// The browser console's templates.
-    public var console: ConsoleSettings
+    package var console: ConsoleSettings
 
     public init(
         adminKey: AdminKey, keyring: ProviderKeyring, stream: StreamSettings = StreamSettings(),

@@ -1,6 +1,6 @@
 public import RelayCore
 public import RelayNet
-public import RelayStore
+package import RelayStore
 import Synchronization
 
 /// A running relay: event loops, the TLS listener, the service and its ticker.
@@ -9,29 +9,29 @@ public final class RelayRuntime: Sendable {
     public struct Options: Sendable {
         public var host = "127.0.0.1"
         public var port: UInt16 = 8443
-        public var certificatePath: String
-        public var privateKeyPath: String
-        public var databasePath: String
-        public var clockMode: RelayTimeSource.Mode = .system
+        package var certificatePath: String
+        package var privateKeyPath: String
+        package var databasePath: String
+        package var clockMode: RelayTimeSource.Mode = .system
         public var threads = 2
-        public var rules = RelayRules.defaults
-        public var httpLimits = HTTPLimits()
+        package var rules = RelayRules.defaults
+        package var httpLimits = HTTPLimits()
         public var serverLimits = ServerLimits()
         /// Where the health-only listener binds (`healthListen`), or nil for none.
-        public var healthHost: String?
+        package var healthHost: String?
         /// Its port (0 picks a free one).
-        public var healthPort: UInt16 = 0
+        package var healthPort: UInt16 = 0
         /// Where the unauthenticated `/metrics` listener binds (`metrics.listen`); nil for none.
-        public var metricsListen: (host: String, port: UInt16)?
-        public var retention = RelayService.Retention()
+        package var metricsListen: (host: String, port: UInt16)?
+        package var retention = RelayService.Retention()
         /// When acknowledged requests reach the disk; kill -9 never loses one either way.
-        public var durability = DurabilitySettings().storeDurability
+        package var durability = DurabilitySettings().storeDurability
         /// How often timed transitions are checked for (seconds of real time).
-        public var tickInterval = 0.1
+        package var tickInterval = 0.1
         /// Cluster mode's Redis Cluster; nil keeps the fleet in the database.
-        public var cluster: ClusterSettings?
+        package var cluster: ClusterSettings?
         /// Keys and settings handed to the routes.
-        public var routeSettings: RouteSettings
+        package var routeSettings: RouteSettings
         /// Builds the route groups for a service; the default is every surface of the relay.
         public var routes: @Sendable (RelayService, RouteSettings) -> [any RouteGroup] = DefaultRoutes.all
 
@@ -44,17 +44,17 @@ public final class RelayRuntime: Sendable {
         }
     }
 
-    public let service: RelayService
-    public let group: EventLoopGroup
-    public let server: TLSServer
+    package let service: RelayService
+    package let group: EventLoopGroup
+    package let server: TLSServer
     /// The listener that answers only `GET /healthz`, when configured.
-    public let healthServer: TLSServer?
+    package let healthServer: TLSServer?
     /// Its bound port, when configured.
-    public let healthPort: UInt16?
+    package let healthPort: UInt16?
     /// The metrics listener, serving only `/metrics` without a key, when configured.
-    public let metricsServer: TLSServer?
+    package let metricsServer: TLSServer?
     /// Its bound port, when configured.
-    public let metricsPort: UInt16?
+    package let metricsPort: UInt16?
     /// The bound port (useful with port 0).
     public let port: UInt16
     private let tickTimer = Mutex<TimerID?>(nil)

@@ -1,6 +1,6 @@
 /// Why `RelayRuntime.start` could not start, with the part at fault: the stored state (a row
 /// it cannot read names its table and key) or the listen address. `serve` prints it on one line.
-public enum RelayStartError: Error, Sendable, CustomStringConvertible {
+package enum RelayStartError: Error, Sendable, CustomStringConvertible {
     /// A row of the database at `path` cannot be read back: `table`, the row's `key`, and why.
     case unreadableRow(path: String, table: String, key: String, message: String)
     /// The database at `path` cannot be opened or restored.
@@ -8,7 +8,7 @@ public enum RelayStartError: Error, Sendable, CustomStringConvertible {
     /// The listener cannot be bound to `host:port`.
     case listen(host: String, port: UInt16, message: String)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case .unreadableRow(let path, let table, let key, let message):
             ConfigurationError.oneLine(

@@ -1,5 +1,5 @@
 public import RelayCore
-public import RelayJSON
+package import RelayJSON
 import RelayNet
 public import RelayStore
 import Synchronization
@@ -13,10 +13,10 @@ import Synchronization
 /// to the writer while the lock is held, so the log's order is the emulator's order.
 public final class RelayService: Sendable {
     private let emulator: Mutex<DeviceEmulator>
-    public let store: Store
-    public let clock: RelayTimeSource
-    public let hub: EventHub
-    public let retention: Retention
+    package let store: Store
+    package let clock: RelayTimeSource
+    package let hub: EventHub
+    package let retention: Retention
     private let submitter: OrderedSubmitter
     private let mailbox = LoopMailbox()
     /// Cluster mode: the fleet in Redis, loaded per command; nil keeps it in `emulator`.
@@ -24,8 +24,8 @@ public final class RelayService: Sendable {
 
     /// How much of the logs the store keeps.
     public struct Retention: Sendable {
-        public var events: Int
-        public var pushes: Int
+        package var events: Int
+        package var pushes: Int
 
         public init(events: Int = 100_000, pushes: Int = 10_000) {
             self.events = events
@@ -180,7 +180,7 @@ public final class RelayService: Sendable {
 
     /// Runs `command` at the relay's current time, commits what it changed, then publishes its
     /// events and calls `completion` (on the store's writer thread, or at once when nothing changed).
-    public func perform<T: Sendable>(
+    package func perform<T: Sendable>(
         _ command: (inout DeviceEmulator, UnixSeconds) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
@@ -273,15 +273,15 @@ public final class RelayService: Sendable {
         operation: "cluster", code: 0, message: "cluster mode runs commands on event loops only")
 
     /// Reads the emulator's state under the lock (no persistence).
-    public func read<T>(_ query: (DeviceEmulator) throws -> T) rethrows -> T {
+    package func read<T>(_ query: (DeviceEmulator) throws -> T) rethrows -> T {
         try emulator.withLock { try query($0) }
     }
 
     /// The time of the next timed transition.
-    public func nextDeadline() -> UnixSeconds? { emulator.withLock { $0.nextDeadline() } }
+    package func nextDeadline() -> UnixSeconds? { emulator.withLock { $0.nextDeadline() } }
 
     /// Applies every transition that is due (the ticker calls this, on a loop).
-    public func tick() {
+    package func tick() {
         if let cluster {
             guard let loop = EventLoop.current, !cluster.sweeping.exchange(true, ordering: .acquiring) else { return }
             cluster.sweep(on: loop) { result in
@@ -295,7 +295,7 @@ public final class RelayService: Sendable {
     }
 
     /// Changes the virtual clock and applies what falls due on the way, recording a `clock` event.
-    public func changeClock(
+    package func changeClock(
         _ change: @escaping (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void,
         completion: @escaping @Sendable (Result<JSONValue, ClockChangeError>) -> Void
     ) {
@@ -335,7 +335,7 @@ public final class RelayService: Sendable {
     }
 
     /// Why the clock could not change.
-    public enum ClockChangeError: Error, Sendable {
+    package enum ClockChangeError: Error, Sendable {
         case notVirtual
         case clock(ClockError)
         case store(StoreError)

@@ -1,5 +1,5 @@
 public import RelayCore
-public import RelayJSON
+package import RelayJSON
 import Synchronization
 
 /// The relay's clock: the system clock, or a virtual clock that stands still until moved
@@ -10,25 +10,25 @@ public final class RelayTimeSource: RelayClock, Sendable {
         case system, virtual
     }
 
-    public let mode: Mode
+    package let mode: Mode
     private let real: SystemClock
     fileprivate let virtualClock: Mutex<VirtualClock>
 
     /// A system clock.
-    public init() {
+    package init() {
         mode = .system
         real = SystemClock()
         virtualClock = Mutex(VirtualClock(startingAt: 0))
     }
 
     /// A virtual clock in the state `clock`.
-    public init(virtual clock: VirtualClock) {
+    package init(virtual clock: VirtualClock) {
         mode = .virtual
         real = SystemClock()
         virtualClock = Mutex(clock)
     }
 
-    public func now() -> UnixSeconds {
+    package func now() -> UnixSeconds {
         switch mode {
         case .system: return real.now()
         case .virtual: return virtualClock.withLock { $0.now(real: real.now()) }
@@ -36,17 +36,17 @@ public final class RelayTimeSource: RelayClock, Sendable {
     }
 
     /// The real time, whatever the mode (provider-token ages and churn follow it).
-    public func realNow() -> UnixSeconds { real.now() }
+    package func realNow() -> UnixSeconds { real.now() }
 
     /// How far a virtual clock is ahead of real time (negative: behind); nil on the system clock.
-    public var virtualOffset: UnixSeconds? {
+    package var virtualOffset: UnixSeconds? {
         guard mode == .virtual else { return nil }
         let real = real.now()
         return virtualClock.withLock { $0.now(real: real) } - real
     }
 
     /// Seconds of relay time per real second.
-    public var rate: Double {
+    package var rate: Double {
         switch mode {
         case .system: return 1
         case .virtual: return virtualClock.withLock { $0.rate }
@@ -54,10 +54,10 @@ public final class RelayTimeSource: RelayClock, Sendable {
     }
 
     /// The virtual clock's state, for persisting.
-    public var virtualState: VirtualClock { virtualClock.withLock { $0 } }
+    package var virtualState: VirtualClock { virtualClock.withLock { $0 } }
 
     /// Changes the virtual clock with `change`; the new state is returned for persisting.
-    public func change(_ change: (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void) throws(ClockError)
+    package func change(_ change: (inout VirtualClock, UnixSeconds) throws(ClockError) -> Void) throws(ClockError)
         -> VirtualClock
     {
         let realNow = real.now()
@@ -70,7 +70,7 @@ public final class RelayTimeSource: RelayClock, Sendable {
     }
 
     /// `{"now", "mode", "rate"}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         ["now": .number(now()), "mode": .string(mode.rawValue), "rate": .number(rate)]
     }
 }

@@ -3,23 +3,23 @@ import RelayJSON
 
 /// A scenario read from a file and run offline (`activity-relay simulate`): the command line's
 /// way to the simulation, so the executable needs no module but this one.
-public enum ScenarioFile {
+package enum ScenarioFile {
     /// What running a scenario file printed and whether every expectation held.
-    public struct Run: Sendable {
+    package struct Run: Sendable {
         /// The timeline (text), or the report as one line of JSON.
-        public var output: String
+        package var output: String
         /// True when every `expect` step held.
-        public var passed: Bool
+        package var passed: Bool
     }
 
     /// Why a scenario file could not be run: one line naming the file and what is wrong.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public var description: String
+    package struct Failure: Error, Sendable, CustomStringConvertible {
+        package var description: String
     }
 
     /// Runs the scenario in `bytes` (read from `path`, which only names it in errors), printing
     /// the report as JSON when `asJSON`.
-    public static func run(_ bytes: [UInt8], path: String, asJSON: Bool) throws(Failure) -> Run {
+    package static func run(_ bytes: [UInt8], path: String, asJSON: Bool) throws(Failure) -> Run {
         let scenario: JSONValue
         do {
             scenario = try JSONValue(parsing: bytes)

@@ -1,6 +1,6 @@
-public import RelayCore
+package import RelayCore
 import RelayHTTP
-public import RelayJSON
+package import RelayJSON
 import RelayNet
 import RelayStore
 import Synchronization
@@ -17,15 +17,15 @@ import Synchronization
 /// id from the durable log, a page at a time and only while its stream has room; events published
 /// meanwhile are held and sent after the replay, without duplicates or gaps. One that is further
 /// behind than the log reaches, or ahead of anything published, gets a `snapshot` event instead.
-public final class EventHub: Sendable {
+package final class EventHub: Sendable {
     /// What a `snapshot` event says: the sequence number the state corresponds to (live events
     /// after it follow) and the members of its data besides `seq` and `type`.
-    public struct Snapshot: Sendable {
-        public var seq: UInt64
-        public var members: JSONObject
+    package struct Snapshot: Sendable {
+        package var seq: UInt64
+        package var members: JSONObject
 
         /// A snapshot of the state as of event `seq`.
-        public init(seq: UInt64, members: JSONObject) {
+        package init(seq: UInt64, members: JSONObject) {
             self.seq = seq
             self.members = members
         }
@@ -47,21 +47,21 @@ public final class EventHub: Sendable {
     init(store: Store) { self.store = store }
 
     /// Sets where `snapshot` events get the current state from (the stream routes set it).
-    public func setSnapshotProvider(_ provider: @escaping @Sendable (EventFilter) -> Snapshot) {
+    package func setSnapshotProvider(_ provider: @escaping @Sendable (EventFilter) -> Snapshot) {
         snapshotProvider.withLock { $0 = provider }
     }
 
     /// The number of connected subscribers.
-    public var subscriberCount: Int { state.withLock { $0.subscribers.count } }
+    package var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
     /// Bytes queued to subscribers and not yet sent, summed: how far behind they are.
-    public var queuedBytes: Int {
+    package var queuedBytes: Int {
         let streams = state.withLock { $0.subscribers.values.map(\.stream) }
         return streams.reduce(0) { $0 + $1.bufferedBytes }
     }
 
     /// The highest sequence number published so far.
-    public var lastPublished: UInt64 { state.withLock { $0.published } }
+    package var lastPublished: UInt64 { state.withLock { $0.published } }
 
     /// SSE bytes of `event`.
     static func encode(_ event: RelayEvent) -> [UInt8] {
@@ -78,7 +78,7 @@ public final class EventHub: Sendable {
     /// Hands committed `events` (in sequence order) to every subscriber they match.
     /// `data`, when given, holds each event's serialized data (the service already made it for the
     /// store), so nothing is serialized twice. With no subscriber nothing is encoded at all.
-    public func publish(_ events: [RelayEvent], data: [[UInt8]]? = nil) {
+    package func publish(_ events: [RelayEvent], data: [[UInt8]]? = nil) {
         guard let lastSeq = events.last?.seq else { return }
         let idle = state.withLock { state in
             state.published = max(state.published, lastSeq)
@@ -111,7 +111,7 @@ public final class EventHub: Sendable {
     // MARK: - Subscribing
 
     /// Where a new subscriber starts.
-    public enum Start: Sendable, Equatable {
+    package enum Start: Sendable, Equatable {
         /// With the next event published.
         case live
         /// With every matching event after this id (`Last-Event-ID`), from the durable log; a
@@ -125,7 +125,7 @@ public final class EventHub: Sendable {
     /// Subscribes `stream` (call on its loop) to events matching `filter` from `start`.
     /// `preamble` goes first, in the same write as a snapshot (so a snapshot larger than the
     /// stream's bound still goes out whole on a fresh stream).
-    public func subscribe(_ stream: ResponseStream, filter: EventFilter, from start: Start, preamble: [UInt8] = []) {
+    package func subscribe(_ stream: ResponseStream, filter: EventFilter, from start: Start, preamble: [UInt8] = []) {
         let subscriber: EventSubscriber = state.withLock { state in
             let subscriber = EventSubscriber(
                 id: state.nextID, filter: filter, stream: stream, replaying: start != .live)

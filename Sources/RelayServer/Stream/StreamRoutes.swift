@@ -8,13 +8,13 @@ import RelayJSON
 ///
 /// Auth follows the app API: the admin key sees every device, a device key only its own (its
 /// stream is forced to that device). Register this group before the app API's `/v1` group.
-public struct StreamRoutes: RouteGroup {
+package struct StreamRoutes: RouteGroup {
     /// The stream's path.
-    public static let streamPath = "/v1/stream"
+    package static let streamPath = "/v1/stream"
     /// The ticket-minting path.
-    public static let ticketsPath = "/v1/stream-tickets"
+    package static let ticketsPath = "/v1/stream-tickets"
     /// The reconnection delay the stream announces first (`retry:`), in milliseconds.
-    public static let retryMilliseconds = 2000
+    package static let retryMilliseconds = 2000
 
     let service: RelayService
     let auth: AppAuth
@@ -24,7 +24,7 @@ public struct StreamRoutes: RouteGroup {
     /// The stream over `service`'s hub, with `settings.stream`'s heartbeat and ticket lifetime,
     /// authenticating with the app API's `auth`. Also installs the hub's snapshot provider (the
     /// service's activities and alarms).
-    public init(service: RelayService, settings: RouteSettings, auth: AppAuth) {
+    package init(service: RelayService, settings: RouteSettings, auth: AppAuth) {
         self.service = service
         self.auth = auth
         tickets = StreamTickets(lifetime: settings.stream.ticketLifetime)
@@ -35,9 +35,9 @@ public struct StreamRoutes: RouteGroup {
         }
     }
 
-    public func owns(_ path: String) -> Bool { path == Self.streamPath || path == Self.ticketsPath }
+    package func owns(_ path: String) -> Bool { path == Self.streamPath || path == Self.ticketsPath }
 
-    public func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
+    package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         switch (request.request.path, request.request.method) {
         case (Self.streamPath, "GET"):
             respond(openStream(request))

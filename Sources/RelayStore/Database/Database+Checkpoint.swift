@@ -2,14 +2,14 @@ import CSQLite
 
 extension Database {
     /// What a checkpoint found in the write-ahead log and copied back, in frames (pages).
-    public struct CheckpointProgress: Sendable, Equatable {
+    package struct CheckpointProgress: Sendable, Equatable {
         /// Frames in the log.
-        public var logFrames: Int
+        package var logFrames: Int
         /// Of those, the frames now copied into the database file.
-        public var checkpointedFrames: Int
+        package var checkpointedFrames: Int
 
         /// Frames still only in the log.
-        public var remainingFrames: Int { max(0, logFrames - checkpointedFrames) }
+        package var remainingFrames: Int { max(0, logFrames - checkpointedFrames) }
     }
 
     /// Copies into the database file every frame of the log that no reader still needs, without
@@ -18,7 +18,7 @@ extension Database {
     ///
     /// The log starts over only once everything in it was copied back: the next write
     /// transaction then writes from its beginning again.
-    public func checkpointPassively() throws(StoreError) -> CheckpointProgress? {
+    package func checkpointPassively() throws(StoreError) -> CheckpointProgress? {
         guard let handle else { throw Self.closedError("checkpoint") }
         var logFrames: Int32 = 0
         var checkpointed: Int32 = 0
@@ -29,7 +29,7 @@ extension Database {
     }
 
     /// The connection's page size in bytes.
-    public func pageSize() throws(StoreError) -> Int {
+    package func pageSize() throws(StoreError) -> Int {
         try withStatement("PRAGMA page_size") { statement throws(StoreError) in
             try statement.step() ? Int(statement.int64(0)) : 4_096
         }

@@ -1,6 +1,6 @@
 extension Database {
     /// How a transaction takes its locks.
-    public enum TransactionKind: String, Sendable {
+    package enum TransactionKind: String, Sendable {
         /// Takes the write lock at the first write (reads may share).
         case deferred = "DEFERRED"
         /// Takes the write lock at once, so a writer never fails half-way on a busy lock.
@@ -10,7 +10,7 @@ extension Database {
     /// Runs `body` in a transaction: commits when it returns, rolls back when it throws.
     ///
     /// A failed COMMIT is rolled back too, so the connection is always left outside a transaction.
-    public func transaction<T>(
+    package func transaction<T>(
         _ kind: TransactionKind = .immediate, _ body: () throws(StoreError) -> T
     ) throws(StoreError) -> T {
         try execute("BEGIN \(kind.rawValue)")
@@ -27,7 +27,7 @@ extension Database {
 
     /// Runs `body` inside a savepoint named `name`: a failure undoes only what `body` did and
     /// leaves the enclosing transaction open (unless SQLite itself abandoned it; see `isAutocommit`).
-    public func savepoint<T>(_ name: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
+    package func savepoint<T>(_ name: String, _ body: () throws(StoreError) -> T) throws(StoreError) -> T {
         try execute("SAVEPOINT \(name)")
         do {
             let result = try body()
@@ -43,12 +43,12 @@ extension Database {
     }
 
     /// Rolls back the open transaction, if any; used on failure paths, so it never throws.
-    public func rollback() {
+    package func rollback() {
         if !isAutocommit { try? execute("ROLLBACK") }
     }
 
     /// The schema version kept in the file header (`PRAGMA user_version`).
-    public func userVersion() throws(StoreError) -> Int32 {
+    package func userVersion() throws(StoreError) -> Int32 {
         try withStatement("PRAGMA user_version") { statement throws(StoreError) in
             try statement.step() ? Int32(truncatingIfNeeded: statement.int64(0)) : 0
         }

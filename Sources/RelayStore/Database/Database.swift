@@ -7,11 +7,11 @@ import Glibc
 /// A connection is used by one thread at a time (it is opened with `SQLITE_OPEN_NOMUTEX`); the
 /// owner hands it over (to a writer thread, or behind a reader's lock) but never shares it.
 /// Every failure is a `StoreError` carrying SQLite's result code and message.
-public final class Database: @unchecked Sendable {  // one thread at a time, by contract
+package final class Database: @unchecked Sendable {  // one thread at a time, by contract
     /// The file this connection opened.
-    public let path: String
+    package let path: String
     /// The options it was opened with.
-    public let options: DatabaseOptions
+    package let options: DatabaseOptions
     private(set) var handle: OpaquePointer?
     private var cache: [String: Statement] = [:]
     /// Where the WAL hook leaves the log's length, once `countWALFrames()` installed it.
@@ -24,7 +24,7 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     }()
 
     /// Opens (and by default creates) the database at `path` and applies `options`.
-    public init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
+    package init(path: String, options: DatabaseOptions = DatabaseOptions()) throws(StoreError) {
         Self.configured
         self.path = path
         self.options = options
@@ -103,7 +103,7 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     }
 
     /// Closes the connection; later calls fail with a "closed" error. Safe to call twice.
-    public func close() {
+    package func close() {
         cache.removeAll()
         if let handle, walCounter != nil { sqlite3_wal_hook(handle, nil, nil) }
         walCounter = nil
@@ -113,12 +113,12 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     }
 
     /// True until `close()`.
-    public var isOpen: Bool { handle != nil }
+    package var isOpen: Bool { handle != nil }
 
     // MARK: - Running SQL
 
     /// Runs one or more `;`-separated statements that return no rows of interest (DDL, PRAGMA).
-    public func execute(_ sql: String) throws(StoreError) {
+    package func execute(_ sql: String) throws(StoreError) {
         guard let handle else { throw Self.closedError("execute") }
         var message: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &message)
@@ -132,7 +132,7 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     /// Runs `body` with the cached prepared statement for `sql`, then resets it (so no read
     /// transaction stays open) and clears its bindings. A statement already in use by an outer
     /// call is prepared afresh rather than shared.
-    public func withStatement<T>(
+    package func withStatement<T>(
         _ sql: String, _ body: (Statement) throws(StoreError) -> T
     ) throws(StoreError) -> T {
         let statement: Statement
@@ -165,32 +165,32 @@ public final class Database: @unchecked Sendable {  // one thread at a time, by 
     }
 
     /// Rows changed by the last INSERT, UPDATE or DELETE on this connection.
-    public var changes: Int {
+    package var changes: Int {
         guard let handle else { return 0 }
         return Int(sqlite3_changes64(handle))
     }
 
     /// The rowid of the last successful INSERT on this connection.
-    public var lastInsertRowID: Int64 {
+    package var lastInsertRowID: Int64 {
         guard let handle else { return 0 }
         return sqlite3_last_insert_rowid(handle)
     }
 
     /// True when no transaction is open (SQLite's autocommit mode). SQLite rolls a transaction
     /// back on its own after some errors (disk full, I/O); this is how a caller notices.
-    public var isAutocommit: Bool {
+    package var isAutocommit: Bool {
         guard let handle else { return true }
         return sqlite3_get_autocommit(handle) != 0
     }
 
     /// The WAL's length in frames (pages) after this connection's last commit; nil until
     /// `countWALFrames()`.
-    public var walFrames: Int? { walCounter?.frames }
+    package var walFrames: Int? { walCounter?.frames }
 
     /// Replaces SQLite's automatic checkpoints on this connection (which run inside the COMMIT
     /// that crosses `wal_autocheckpoint`) with a count of the log's frames after each commit, read
     /// through `walFrames`: the owner checkpoints when and where it chooses.
-    public func countWALFrames() {
+    package func countWALFrames() {
         guard let handle, walCounter == nil else { return }
         let counter = WALFrameCounter()
         walCounter = counter

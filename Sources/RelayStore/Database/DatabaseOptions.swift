@@ -1,7 +1,7 @@
 /// How a `Database` connection is opened and tuned.
-public struct DatabaseOptions: Sendable, Equatable {
+package struct DatabaseOptions: Sendable, Equatable {
     /// SQLite's `synchronous` setting: how hard a commit pushes data to the disk.
-    public enum Synchronous: String, Sendable, Equatable {
+    package enum Synchronous: String, Sendable, Equatable {
         /// Every commit fsyncs the write-ahead log: a commit survives power loss. The default.
         /// A `StoreWriter` commits with `NORMAL` on such a connection and syncs the log itself,
         /// before each acknowledgement or periodically, as its `StoreDurability` says.
@@ -12,18 +12,18 @@ public struct DatabaseOptions: Sendable, Equatable {
     }
 
     /// How hard a commit pushes data to the disk.
-    public var synchronous: Synchronous
+    package var synchronous: Synchronous
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
-    public var busyTimeoutMilliseconds: Int32
+    package var busyTimeoutMilliseconds: Int32
     /// Creates the file when it does not exist (ignored for read-only connections).
-    public var create: Bool
+    package var create: Bool
     /// Opens a connection that refuses every write (`PRAGMA query_only`); for readers beside a writer.
-    public var readOnly: Bool
+    package var readOnly: Bool
     /// How many prepared statements the connection keeps; past that the cache starts over.
-    public var statementCacheCapacity: Int
+    package var statementCacheCapacity: Int
 
     /// Options for a durable read-write connection: WAL, `synchronous=FULL`, 5 s busy timeout.
-    public init(
+    package init(
         synchronous: Synchronous = .full,
         busyTimeoutMilliseconds: Int32 = 5_000,
         create: Bool = true,
@@ -38,5 +38,5 @@ public struct DatabaseOptions: Sendable, Equatable {
     }
 
     /// Options for a reader beside a writer on the same file: no creation, no writes.
-    public static let reader = DatabaseOptions(create: false, readOnly: true)
+    package static let reader = DatabaseOptions(create: false, readOnly: true)
 }

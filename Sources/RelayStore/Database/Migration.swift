@@ -3,16 +3,16 @@
 ///
 /// The file's `PRAGMA user_version` records the last step applied, so applying a list again does
 /// nothing, and an old file is brought forward step by step.
-public struct Migration: Sendable {
+package struct Migration: Sendable {
     /// The version this step produces; steps are numbered 1, 2, 3, ... with no gaps.
-    public var version: Int32
+    package var version: Int32
     /// One or more `;`-separated statements.
-    public var sql: String
+    package var sql: String
     /// Run after `sql`, in the same transaction.
     var convert: (@Sendable (Database) throws(StoreError) -> Void)?
 
     /// A step producing `version` by running `sql`.
-    public init(version: Int32, sql: String) {
+    package init(version: Int32, sql: String) {
         self.version = version
         self.sql = sql
     }
@@ -33,7 +33,7 @@ extension Database {
     /// Idempotent: a file already at the latest version is left alone. A file from a newer relay
     /// (a version past the list) is refused rather than guessed at.
     @discardableResult
-    public func migrate(_ migrations: [Migration]) throws(StoreError) -> Int32 {
+    package func migrate(_ migrations: [Migration]) throws(StoreError) -> Int32 {
         for (offset, step) in migrations.enumerated() where step.version != Int32(offset + 1) {
             throw StoreError.store(
                 "migrate", "migration at position \(offset) has version \(step.version), expected \(offset + 1)")

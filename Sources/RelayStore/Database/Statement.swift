@@ -6,12 +6,12 @@ import CSQLite
 /// which resets them afterwards, so a statement never holds a read transaction open. Parameter
 /// and column indexes are 1-based for `bind` (as in SQL's `?1`) and 0-based for columns, as in
 /// SQLite's C API.
-public final class Statement {
+package final class Statement {
     let handle: OpaquePointer
     /// The connection, for error messages; `sqlite3_close_v2` keeps it alive while we exist.
     private let connection: OpaquePointer
     /// The SQL text, for error messages.
-    public let sql: String
+    package let sql: String
     var inUse = false
 
     init(handle: OpaquePointer, sql: String, connection: OpaquePointer) {
@@ -25,17 +25,17 @@ public final class Statement {
     // MARK: - Binding
 
     /// Binds an integer to parameter `index` (1-based).
-    public func bind(_ value: Int64, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Int64, at index: Int32) throws(StoreError) {
         try check(sqlite3_bind_int64(handle, index, value), "bind")
     }
 
     /// Binds a double to parameter `index` (1-based).
-    public func bind(_ value: Double, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Double, at index: Int32) throws(StoreError) {
         try check(sqlite3_bind_double(handle, index, value), "bind")
     }
 
     /// Binds UTF-8 text, or NULL when `value` is nil, to parameter `index` (1-based).
-    public func bind(_ value: String?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: String?, at index: Int32) throws(StoreError) {
         guard var text = value else { return try bindNull(at: index) }
         let rc = text.withUTF8 { utf8 -> Int32 in
             guard utf8.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
@@ -51,7 +51,7 @@ public final class Statement {
     }
 
     /// Binds a blob, or NULL when `value` is nil, to parameter `index` (1-based).
-    public func bind(_ value: [UInt8]?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: [UInt8]?, at index: Int32) throws(StoreError) {
         guard let bytes = value else { return try bindNull(at: index) }
         let rc = bytes.withUnsafeBytes { raw -> Int32 in
             guard raw.count <= Int(Int32.max) else { return SQLITE_TOOBIG }
@@ -90,20 +90,20 @@ public final class Statement {
     }
 
     /// Binds an optional integer (NULL when nil) to parameter `index` (1-based).
-    public func bind(_ value: Int64?, at index: Int32) throws(StoreError) {
+    package func bind(_ value: Int64?, at index: Int32) throws(StoreError) {
         guard let value else { return try bindNull(at: index) }
         try bind(value, at: index)
     }
 
     /// Binds SQL NULL to parameter `index` (1-based).
-    public func bindNull(at index: Int32) throws(StoreError) {
+    package func bindNull(at index: Int32) throws(StoreError) {
         try check(sqlite3_bind_null(handle, index), "bind")
     }
 
     // MARK: - Stepping
 
     /// Runs the statement one step: true when a row is available, false when it is done.
-    public func step() throws(StoreError) -> Bool {
+    package func step() throws(StoreError) -> Bool {
         let rc = sqlite3_step(handle)
         switch rc {
         case SQLITE_ROW: return true
@@ -113,12 +113,12 @@ public final class Statement {
     }
 
     /// Runs a statement that returns no rows (or whose rows do not matter) to completion.
-    public func run() throws(StoreError) {
+    package func run() throws(StoreError) {
         while try step() {}
     }
 
     /// Resets the statement and clears its bindings so it can run again.
-    public func reset() {
+    package func reset() {
         sqlite3_reset(handle)
         sqlite3_clear_bindings(handle)
     }
@@ -126,29 +126,29 @@ public final class Statement {
     // MARK: - Columns
 
     /// True when column `index` (0-based) of the current row is NULL.
-    public func isNull(_ index: Int32) -> Bool {
+    package func isNull(_ index: Int32) -> Bool {
         sqlite3_column_type(handle, index) == SQLITE_NULL
     }
 
     /// Column `index` (0-based) as an integer (0 for NULL).
-    public func int64(_ index: Int32) -> Int64 {
+    package func int64(_ index: Int32) -> Int64 {
         sqlite3_column_int64(handle, index)
     }
 
     /// Column `index` (0-based) as a double (0 for NULL).
-    public func double(_ index: Int32) -> Double {
+    package func double(_ index: Int32) -> Double {
         sqlite3_column_double(handle, index)
     }
 
     /// Column `index` (0-based) as text, or nil for NULL.
-    public func text(_ index: Int32) -> String? {
+    package func text(_ index: Int32) -> String? {
         guard let pointer = sqlite3_column_text(handle, index) else { return nil }
         let count = Int(sqlite3_column_bytes(handle, index))
         return String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
     }
 
     /// Column `index` (0-based) as bytes, or nil for NULL (an empty blob is `[]`).
-    public func blob(_ index: Int32) -> [UInt8]? {
+    package func blob(_ index: Int32) -> [UInt8]? {
         if isNull(index) { return nil }
         // sqlite3_column_blob must come before sqlite3_column_bytes (SQLite's documented order).
         guard let pointer = sqlite3_column_blob(handle, index) else { return [] }

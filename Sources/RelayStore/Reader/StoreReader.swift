@@ -6,13 +6,13 @@ import Foundation
 /// Reads are serialized by a lock; open several readers for parallel reads.
 public final class StoreReader: @unchecked Sendable {  // the connection is guarded by `lock`
     /// The most rows one read returns, whatever limit is asked for.
-    public static let maxLimit = 10_000
+    package static let maxLimit = 10_000
 
     private let lock = NSLock()
     private let database: Database
 
     /// Reads through `database`, which must already hold the relay's schema.
-    public init(database: Database) {
+    package init(database: Database) {
         self.database = database
     }
 
@@ -27,7 +27,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     }
 
     /// Closes the connection; later reads fail.
-    public func close() {
+    package func close() {
         lock.lock()
         defer { lock.unlock() }
         database.close()
@@ -46,7 +46,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     // MARK: - Documents
 
     /// Every document of `kind`, ordered by id; optionally only those of one device or app.
-    public func documents(kind: String, deviceId: String? = nil, bundleId: String? = nil) throws(StoreError)
+    package func documents(kind: String, deviceId: String? = nil, bundleId: String? = nil) throws(StoreError)
         -> [StoredDocument]
     {
         try currentDocuments(kind: kind, id: nil).filter { document in
@@ -55,7 +55,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     }
 
     /// The document `kind`/`id`, or nil when there is none.
-    public func document(kind: String, id: String) throws(StoreError) -> StoredDocument? {
+    package func document(kind: String, id: String) throws(StoreError) -> StoredDocument? {
         try currentDocuments(kind: kind, id: id).first
     }
 
@@ -130,7 +130,7 @@ public final class StoreReader: @unchecked Sendable {  // the connection is guar
     // MARK: - Meta
 
     /// The value stored under `key`, or nil.
-    public func meta(_ key: String) throws(StoreError) -> [UInt8]? {
+    package func meta(_ key: String) throws(StoreError) -> [UInt8]? {
         try read { database throws(StoreError) in
             try database.withStatement("SELECT value FROM meta WHERE key = ?1") { statement throws(StoreError) in
                 try statement.bind(key, at: 1)

@@ -1,15 +1,15 @@
 /// Which push log entries a read returns: every given field must match; nil fields match anything.
 public struct PushFilter: Sendable, Equatable {
     /// Only pushes to this device token.
-    public var token: String?
+    package var token: String?
     /// Only the push with this `apns-id`.
-    public var apnsId: String?
+    package var apnsId: String?
     /// Only the push with this `apns-unique-id`.
-    public var uniqueId: String?
+    package var uniqueId: String?
     /// Only broadcasts on this channel.
-    public var channelId: String?
+    package var channelId: String?
     /// Only pushes for this app.
-    public var bundleId: String?
+    package var bundleId: String?
 
     /// A filter matching the given fields; with no arguments, every push.
     public init(

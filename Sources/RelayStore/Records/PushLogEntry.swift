@@ -1,25 +1,25 @@
-public import RelayCore
+package import RelayCore
 
 /// One received push as the push log keeps it: the columns it is found by plus the full record
 /// (request, outcome) as JSON.
-public struct PushLogEntry: Sendable, Equatable {
+package struct PushLogEntry: Sendable, Equatable {
     /// The `apns-id` answered (echoed or generated).
-    public var apnsId: String?
+    package var apnsId: String?
     /// The `apns-unique-id` answered.
-    public var uniqueId: String?
+    package var uniqueId: String?
     /// The device token it was sent to; nil for a broadcast.
-    public var token: String?
+    package var token: String?
     /// The channel it was broadcast on; nil for a device-token push.
-    public var channelId: String?
+    package var channelId: String?
     /// The app it was for.
-    public var bundleId: String?
+    package var bundleId: String?
     /// When the relay received it, on the relay's clock.
-    public var receivedAt: UnixSeconds
+    package var receivedAt: UnixSeconds
     /// The full record as serialized JSON.
-    public var record: [UInt8]
+    package var record: [UInt8]
 
     /// A push log entry with its lookup columns and JSON `record`.
-    public init(
+    package init(
         apnsId: String? = nil, uniqueId: String? = nil, token: String? = nil, channelId: String? = nil,
         bundleId: String? = nil, receivedAt: UnixSeconds, record: [UInt8]
     ) {
@@ -36,12 +36,12 @@ public struct PushLogEntry: Sendable, Equatable {
 /// A push log entry read back, with the id the store gave it (larger is newer).
 public struct StoredPush: Sendable, Equatable {
     /// The store's id for the entry; ids only grow, so they order the log.
-    public var id: Int64
+    package var id: Int64
     /// The entry itself.
-    public var push: PushLogEntry
+    package var push: PushLogEntry
 
     /// An entry `push` stored under `id`.
-    public init(id: Int64, push: PushLogEntry) {
+    package init(id: Int64, push: PushLogEntry) {
         self.id = id
         self.push = push
     }

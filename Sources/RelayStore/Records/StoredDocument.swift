@@ -1,22 +1,22 @@
 import RelayCore
 
 /// One domain object as the store keeps it: a JSON document plus the columns it is found by.
-public struct StoredDocument: Sendable, Equatable {
+package struct StoredDocument: Sendable, Equatable {
     /// What kind of object this is, e.g. `"device"`, `"activity"`, `"alarm"`.
-    public var kind: String
+    package var kind: String
     /// Its id, unique within its kind.
-    public var id: String
+    package var id: String
     /// The device it belongs to, when it belongs to one.
-    public var deviceId: String?
+    package var deviceId: String?
     /// The app it belongs to, when it belongs to one.
-    public var bundleId: String?
+    package var bundleId: String?
     /// A short state name for quick filtering (e.g. `"active"`, `"ended"`), when it has one.
-    public var state: String?
+    package var state: String?
     /// The object itself, as serialized JSON.
-    public var body: [UInt8]
+    package var body: [UInt8]
 
     /// A document of `kind` and `id` with its lookup columns and JSON `body`.
-    public init(
+    package init(
         kind: String, id: String, deviceId: String? = nil, bundleId: String? = nil, state: String? = nil,
         body: [UInt8]
     ) {

@@ -1,26 +1,26 @@
-public import RelayCore
+package import RelayCore
 
 /// One entry of the durable event log behind the event stream.
 public struct StoredEvent: Sendable, Equatable {
     /// The global sequence number (the SSE `id:`); strictly increasing across the log.
-    public var seq: Int64
+    package var seq: Int64
     /// The event type, e.g. `"activity.updated"`.
-    public var type: String
+    package var type: String
     /// When it happened, on the relay's clock.
-    public var at: UnixSeconds
+    package var at: UnixSeconds
     /// The device it concerns, if any.
-    public var deviceId: String?
+    package var deviceId: String?
     /// The app it concerns, if any.
-    public var bundleId: String?
+    package var bundleId: String?
     /// The activity it concerns, if any.
-    public var activityId: String?
+    package var activityId: String?
     /// The alarm it concerns, if any.
-    public var alarmId: String?
+    package var alarmId: String?
     /// The event's JSON data, as sent on the stream.
-    public var data: [UInt8]
+    package var data: [UInt8]
 
     /// An event numbered `seq` of `type` at `at`, with its subjects and JSON `data`.
-    public init(
+    package init(
         seq: Int64, type: String, at: UnixSeconds, deviceId: String? = nil, bundleId: String? = nil,
         activityId: String? = nil, alarmId: String? = nil, data: [UInt8]
     ) {

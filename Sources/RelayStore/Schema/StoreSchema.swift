@@ -49,9 +49,9 @@
 /// `events` (a version 6 block had both in `data`), so that a search of the push log reads only
 /// the entries: reading the events' data too made such a search ten times slower than with the
 /// `pushes` table of version 5.
-public enum StoreSchema {
+package enum StoreSchema {
     /// Every migration, oldest first. Append new steps; never edit a step that has shipped.
-    public static let migrations: [Migration] = [
+    package static let migrations: [Migration] = [
         Migration(
             version: 1,
             sql: """
@@ -183,11 +183,11 @@ public enum StoreSchema {
     /// The meta key under which the writer keeps the highest push log id it has handed out
     /// (decimal text), written whenever it prunes the push log: with no AUTOINCREMENT, an
     /// emptied log would otherwise restart numbering, and ids must only grow.
-    public static let lastPushIDKey = "store.lastPushId"
+    package static let lastPushIDKey = "store.lastPushId"
 
     /// The meta key under which the writer keeps the `seq` (decimal text) through which every
     /// document an event carries is written to `documents`; later events may carry newer versions.
-    public static let documentsThroughKey = "store.documentsThrough"
+    package static let documentsThroughKey = "store.documentsThrough"
 
     /// The meta keys of the marks below which pruning removed events (a `seq`) and push log
     /// entries (an id), as decimal text (see `LogMarks`).
@@ -315,5 +315,5 @@ public enum StoreSchema {
     }
 
     /// The version a fully migrated file has.
-    public static var latestVersion: Int32 { Int32(migrations.count) }
+    package static var latestVersion: Int32 { Int32(migrations.count) }
 }

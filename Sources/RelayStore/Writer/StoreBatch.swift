@@ -1,12 +1,12 @@
-public import RelayCore
+package import RelayCore
 
 /// A list of writes that commit together or not at all.
 ///
 /// Build one per request (or per state change) and hand it to `StoreWriter.submit`; the writer
 /// applies many batches in one transaction but each batch stays atomic on its own.
-public struct StoreBatch: Sendable, Equatable {
+package struct StoreBatch: Sendable, Equatable {
     /// One write.
-    public enum Write: Sendable, Equatable {
+    package enum Write: Sendable, Equatable {
         /// Inserts the document or replaces the one with the same kind and id.
         case upsertDocument(StoredDocument)
         /// Deletes the document of this kind and id, if there is one.
@@ -30,43 +30,43 @@ public struct StoreBatch: Sendable, Equatable {
     }
 
     /// The writes, applied in order.
-    public var writes: [Write]
+    package var writes: [Write]
 
     /// A batch of `writes` (empty by default).
-    public init(_ writes: [Write] = []) { self.writes = writes }
+    package init(_ writes: [Write] = []) { self.writes = writes }
 
     /// True when the batch writes nothing.
-    public var isEmpty: Bool { writes.isEmpty }
+    package var isEmpty: Bool { writes.isEmpty }
 
     /// Adds an insert-or-replace of `document`.
-    public mutating func upsert(_ document: StoredDocument) { writes.append(.upsertDocument(document)) }
+    package mutating func upsert(_ document: StoredDocument) { writes.append(.upsertDocument(document)) }
 
     /// Adds a delete of the document `kind`/`id`.
-    public mutating func deleteDocument(kind: String, id: String) {
+    package mutating func deleteDocument(kind: String, id: String) {
         writes.append(.deleteDocument(kind: kind, id: id))
     }
 
     /// Adds an event to append.
-    public mutating func append(_ event: StoredEvent) { writes.append(.appendEvent(event)) }
+    package mutating func append(_ event: StoredEvent) { writes.append(.appendEvent(event)) }
 
     /// Adds a push log entry to append.
-    public mutating func append(_ push: PushLogEntry) { writes.append(.appendPush(push)) }
+    package mutating func append(_ push: PushLogEntry) { writes.append(.appendPush(push)) }
 
     /// Adds setting `key` to `value`.
-    public mutating func setMeta(_ key: String, _ value: [UInt8]) { writes.append(.setMeta(key: key, value: value)) }
+    package mutating func setMeta(_ key: String, _ value: [UInt8]) { writes.append(.setMeta(key: key, value: value)) }
 
     /// Adds deleting `key`.
-    public mutating func deleteMeta(_ key: String) { writes.append(.deleteMeta(key: key)) }
+    package mutating func deleteMeta(_ key: String) { writes.append(.deleteMeta(key: key)) }
 
     /// Adds deleting the oldest events so that at most `count` remain.
-    public mutating func pruneEvents(keepingLast count: Int) { writes.append(.pruneEventsKeepingLast(count)) }
+    package mutating func pruneEvents(keepingLast count: Int) { writes.append(.pruneEventsKeepingLast(count)) }
 
     /// Adds deleting the oldest events, up to the first one at or after `time`.
-    public mutating func pruneEvents(before time: UnixSeconds) { writes.append(.pruneEventsBefore(time)) }
+    package mutating func pruneEvents(before time: UnixSeconds) { writes.append(.pruneEventsBefore(time)) }
 
     /// Adds deleting the oldest push log entries so that at most `count` remain.
-    public mutating func prunePushes(keepingLast count: Int) { writes.append(.prunePushesKeepingLast(count)) }
+    package mutating func prunePushes(keepingLast count: Int) { writes.append(.prunePushesKeepingLast(count)) }
 
     /// Adds deleting the oldest push log entries, up to the first one received at or after `time`.
-    public mutating func prunePushes(before time: UnixSeconds) { writes.append(.prunePushesBefore(time)) }
+    package mutating func prunePushes(before time: UnixSeconds) { writes.append(.prunePushesBefore(time)) }
 }

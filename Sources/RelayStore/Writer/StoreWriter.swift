@@ -30,20 +30,20 @@ import RelayCore
 /// Completions run on the sync thread, or on the writer's when nothing is synced before
 /// acknowledging: they must be quick and must not wait on the writer.
 /// The threads keep the writer alive until `close()`, which every owner must call.
-public final class StoreWriter: @unchecked Sendable {  // mutable state is guarded by `condition`
+package final class StoreWriter: @unchecked Sendable {  // mutable state is guarded by `condition`
     /// What the writer has done so far.
-    public struct Statistics: Sendable, Equatable {
+    package struct Statistics: Sendable, Equatable {
         /// Transactions committed.
-        public var commits: Int
+        package var commits: Int
         /// Batches committed (successfully or not).
-        public var batches: Int
+        package var batches: Int
         /// `fdatasync` calls that made commits durable.
-        public var syncs: Int = 0
+        package var syncs: Int = 0
         /// Checkpoint passes, by the checkpointer or by the writer between its commits.
-        public var checkpoints: Int = 0
+        package var checkpoints: Int = 0
         /// Periodic syncs that failed (`.syncPeriodically`; with `.syncEachCommit` a failed sync
         /// fails the batches it would have acknowledged instead).
-        public var syncFailures: Int = 0
+        package var syncFailures: Int = 0
     }
 
     /// A batch waiting in the queue, with its ticket (its position in submission order).
@@ -60,16 +60,16 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// The most batches one transaction takes, so a flood cannot make one commit unbounded.
-    public let maxBatchesPerCommit: Int
+    package let maxBatchesPerCommit: Int
     /// The log's length, in frames, from which the writer asks the checkpointer to copy it back.
-    public let checkpointFrames: Int
+    package let checkpointFrames: Int
     /// The schema migration applied when this writer opened the file, if any was needed.
-    public let migration: SchemaMigration?
+    package let migration: SchemaMigration?
     private let database: Database  // touched only by the writer thread once it has started
     private let applier: BatchApplier  // likewise
     private let checkpointer: Checkpointer?  // nil when its connection could not be opened
     /// When acknowledged commits reach the disk (see `StoreDurability`).
-    public let durability: StoreDurability
+    package let durability: StoreDurability
     /// Syncs the log before acknowledgements; nil when the database was opened with `.normal`
     /// or the log is synced periodically instead.
     private let logSync: LogSync?
@@ -99,7 +99,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// `checkpointMegabytes` is how long the log grows before the checkpointer copies it back.
     /// `documentFlushInterval` and `documentFlushEvents` say how often documents carried by events
     /// are written to their rows (see `BatchApplier`).
-    public init(
+    package init(
         database: Database, maxBatchesPerCommit: Int = 1_024, checkpointMegabytes: Int = 32,
         documentFlushInterval: Duration = .seconds(1), documentFlushEvents: Int = 16_384,
         durability: StoreDurability = .syncEachCommit, migration: SchemaMigration? = nil
@@ -140,7 +140,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Opens the database at `path`, applies the relay's migrations and starts the writer.
-    public convenience init(
+    package convenience init(
         path: String, options: DatabaseOptions = DatabaseOptions(), durability: StoreDurability = .syncEachCommit
     ) throws(StoreError) {
         let database = try Database(path: path, options: options)
@@ -157,7 +157,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// Queues `batch`; `completion` runs on the sync thread (the writer's when there is none) once
     /// the batch is committed and, with `.syncEachCommit`, synced (or has failed). After `close()`
     /// the completion runs at once, on the caller's thread, with an error.
-    public func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
+    package func submit(_ batch: StoreBatch, completion: @escaping @Sendable (Result<Void, StoreError>) -> Void) {
         condition.lock()
         guard !closing else {
             let observer = groupObserver
@@ -174,7 +174,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     /// Submits `batch` and blocks until it is committed; for startup and tests. Must not be called
     /// from a completion (the sync thread would wait on itself), which it refuses.
-    public func submitAndWait(_ batch: StoreBatch) throws(StoreError) {
+    package func submitAndWait(_ batch: StoreBatch) throws(StoreError) {
         guard !isOwnThread else {
             throw .store("submit", "submitAndWait called on the writer's own thread")
         }
@@ -186,14 +186,14 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     /// Sets what runs after each round of completions (on the sync thread, before `flush`
     /// returns for them), and after a completion refused at once because the writer is closed:
     /// lets completions queue their follow-ups and hand them on together.
-    public func setGroupObserver(_ observer: @escaping @Sendable () -> Void) {
+    package func setGroupObserver(_ observer: @escaping @Sendable () -> Void) {
         condition.lock()
         groupObserver = observer
         condition.unlock()
     }
 
     /// Blocks until every batch submitted before the call is committed (or has failed).
-    public func flush() {
+    package func flush() {
         guard !isOwnThread else { return }
         condition.lock()
         let target = submitted
@@ -202,7 +202,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Commits everything queued, stops the thread and closes the connection. Later submits fail.
-    public func close() {
+    package func close() {
         condition.lock()
         closing = true
         condition.broadcast()
@@ -211,7 +211,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
     }
 
     /// Commits, batches, syncs and checkpoints so far, for measuring how well commits are shared.
-    public var currentStatistics: Statistics {
+    package var currentStatistics: Statistics {
         condition.lock()
         var current = statistics
         condition.unlock()
@@ -314,7 +314,7 @@ public final class StoreWriter: @unchecked Sendable {  // mutable state is guard
 
     /// Sets what runs, on the periodic sync's thread, when a periodic sync fails: those commits
     /// were acknowledged already, so the failure can only be reported (`.syncPeriodically`).
-    public func setSyncFailureObserver(_ observer: @escaping @Sendable (StoreError) -> Void) {
+    package func setSyncFailureObserver(_ observer: @escaping @Sendable (StoreError) -> Void) {
         periodicSync?.setFailureObserver(observer)
     }
 
@@ -499,8 +499,8 @@ private final class Outcome: @unchecked Sendable {  // guarded by `condition`
 
 /// A schema migration a writer applied when it opened its file: from the version the file had (0
 /// for a new file) to the relay's, and how long it took.
-public struct SchemaMigration: Sendable, Equatable {
-    public var from: Int32
-    public var to: Int32
-    public var seconds: Double
+package struct SchemaMigration: Sendable, Equatable {
+    package var from: Int32
+    package var to: Int32
+    package var seconds: Double
 }

@@ -18,7 +18,7 @@ public final class EventStreamConnection {
     /// The HTTP connection underneath.
     public let connection: HTTPSConnection
     /// The response's headers.
-    public let headers: HTTPHeaders
+    package let headers: HTTPHeaders
     private var parser = SSEParser()
 
     /// Connects and opens the stream at `target` (for example `/v1/stream?deviceId=...`) with a
@@ -58,11 +58,11 @@ public final class EventStreamConnection {
     }
 
     /// The id of the last event received: what to resume from.
-    public var lastEventID: String { parser.lastEventID }
+    package var lastEventID: String { parser.lastEventID }
     /// The server's reconnection delay (`retry:`), in milliseconds.
-    public var reconnectionTime: Int? { parser.reconnectionTime }
+    package var reconnectionTime: Int? { parser.reconnectionTime }
     /// Comments (heartbeats) received so far.
-    public var commentCount: Int { parser.commentCount }
+    package var commentCount: Int { parser.commentCount }
 
     /// Waits up to `timeout` seconds (nil: for ever) for more of the stream. A connection that
     /// closes, even in the middle of a chunk (a relay cutting a slow subscriber off), is `.ended`:

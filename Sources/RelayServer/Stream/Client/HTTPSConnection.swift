@@ -1,4 +1,4 @@
-public import RelayHTTP
+package import RelayHTTP
 public import RelayNet
 
 /// An HTTP/1.1 client connection over TLS to the relay, for command-line tools, tests and the load
@@ -8,7 +8,7 @@ public final class HTTPSConnection {
     /// A complete response.
     public struct Response: Sendable {
         public var status: Int
-        public var headers: HTTPHeaders
+        package var headers: HTTPHeaders
         public var body: [UInt8]
 
         /// The body as text.
@@ -16,7 +16,7 @@ public final class HTTPSConnection {
     }
 
     /// What `readBody` produced.
-    public enum BodyPiece: Sendable, Equatable {
+    package enum BodyPiece: Sendable, Equatable {
         case bytes([UInt8])
         case timedOut
         case end
@@ -25,7 +25,7 @@ public final class HTTPSConnection {
     /// The TLS connection underneath (its `fd` is for callers that `poll` many connections).
     public let client: TLSClient
     /// The `host` header value.
-    public let authority: String
+    package let authority: String
     private var parser = HTTP1ResponseParser()
     private var pending: [HTTP1ResponseParser.Event] = []
 
@@ -64,7 +64,7 @@ public final class HTTPSConnection {
     }
 
     /// Writes a request; `content-length` is added when there is a body.
-    public func send(
+    package func send(
         _ method: String, _ target: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: Double = 30
     ) throws(HTTPSClientError) {
         var head = "\(method) \(target) HTTP/1.1\r\nhost: \(authority)\r\n"
@@ -81,7 +81,7 @@ public final class HTTPSConnection {
     }
 
     /// Waits for the response's status and headers.
-    public func readHead(timeout: Double?) throws(HTTPSClientError) -> (status: Int, headers: HTTPHeaders) {
+    package func readHead(timeout: Double?) throws(HTTPSClientError) -> (status: Int, headers: HTTPHeaders) {
         while true {
             if let index = pending.firstIndex(where: { if case .head = $0 { true } else { false } }) {
                 guard case .head(let status, let headers) = pending.remove(at: index) else { continue }
@@ -93,7 +93,7 @@ public final class HTTPSConnection {
 
     /// The next piece of the body, `.timedOut` when nothing came within `timeout` (nil: wait for
     /// ever), `.end` once the body is complete.
-    public func readBody(timeout: Double?) throws(HTTPSClientError) -> BodyPiece {
+    package func readBody(timeout: Double?) throws(HTTPSClientError) -> BodyPiece {
         while true {
             if !pending.isEmpty {
                 switch pending.removeFirst() {

@@ -1,10 +1,10 @@
-public import RelayCore
-public import RelayJSON
+package import RelayCore
+package import RelayJSON
 
 /// What an alarm's Live Activity shows at a given moment, computed from its `presentationState`
 /// alone (as an `alarm.updated` event carries it) and the relay's time: the countdown a consumer
 /// renders every second, or the alert time.
-public enum AlarmCountdown: Sendable, Equatable {
+package enum AlarmCountdown: Sendable, Equatable {
     /// A running countdown: seconds left (never negative), the total, and when it fires.
     case running(remaining: Double, total: Double, fireDate: UnixSeconds)
     /// A paused countdown: seconds left and the total.
@@ -14,7 +14,7 @@ public enum AlarmCountdown: Sendable, Equatable {
 
     /// Reads `presentationState` (`{"mode": "countdown" | "paused" | "alert", ...}`) at relay time
     /// `now`; nil for null or a shape that is not one of the three.
-    public init?(presentationState state: JSONValue, now: UnixSeconds) {
+    package init?(presentationState state: JSONValue, now: UnixSeconds) {
         switch state["mode"]?.stringValue {
         case "countdown":
             guard let total = state["totalCountdownDuration"]?.doubleValue,
@@ -38,7 +38,7 @@ public enum AlarmCountdown: Sendable, Equatable {
     }
 
     /// `04:12 left of 05:00`, `paused, 03:20 left of 05:00` or `alert at 07:30`.
-    public var text: String {
+    package var text: String {
         switch self {
         case .running(let remaining, let total, _):
             return "\(Self.clockText(remaining)) left of \(Self.clockText(total))"
@@ -51,7 +51,7 @@ public enum AlarmCountdown: Sendable, Equatable {
 
     /// Whole seconds as `mm:ss`, or `h:mm:ss` from an hour up; rounds up so a countdown shows
     /// `00:01` until it is really over.
-    public static func clockText(_ seconds: Double) -> String {
+    package static func clockText(_ seconds: Double) -> String {
         let whole = seconds.isFinite ? Int(max(0, seconds).rounded(.up)) : 0
         let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
         if hours > 0 { return "\(hours):\(twoDigits(minutes)):\(twoDigits(secs))" }

@@ -1,33 +1,33 @@
 import RelayCore
-public import RelayHTTP
-public import RelayJSON
+package import RelayHTTP
+package import RelayJSON
 
 /// What the terminal renderer knows: the latest state of every activity still on screen and every
 /// alarm, built from stream events alone (a `snapshot` replaces it all). Pure: times are arguments.
-public struct WatchBoard: Sendable {
+package struct WatchBoard: Sendable {
     /// Activities by id, in the app API's shape.
-    public private(set) var activities: JSONObject = [:]
+    package private(set) var activities: JSONObject = [:]
     /// Alarms by id, in the app API's shape.
-    public private(set) var alarms: JSONObject = [:]
+    package private(set) var alarms: JSONObject = [:]
     /// The relay's clock as estimated from what the relay said.
-    public private(set) var clock: WatchClock
+    package private(set) var clock: WatchClock
     /// Events applied so far.
-    public private(set) var eventCount = 0
+    package private(set) var eventCount = 0
     /// Whether a snapshot has been applied.
-    public private(set) var hasSnapshot = false
+    package private(set) var hasSnapshot = false
     /// Device labels (`name`, with the model in parentheses) by device id, from `GET /v1/devices`.
-    public private(set) var deviceLabels: [String: String] = [:]
+    package private(set) var deviceLabels: [String: String] = [:]
     /// Devices of activities on the board that `setDevices` has not yet seen: time to read them.
-    public private(set) var unseenDevices: Set<String> = []
+    package private(set) var unseenDevices: Set<String> = []
     /// Every device id `setDevices` was given or asked about (named or not).
     private var seenDevices: Set<String> = []
 
     /// An empty board whose clock starts as `clock`.
-    public init(clock: WatchClock) { self.clock = clock }
+    package init(clock: WatchClock) { self.clock = clock }
 
     /// Applies one stream event received at local time `local`. Events that are not JSON objects
     /// are counted and otherwise ignored.
-    public mutating func apply(_ event: SSEEvent, local: Double) {
+    package mutating func apply(_ event: SSEEvent, local: Double) {
         eventCount += 1
         guard let data = try? JSONValue(parsing: event.data), data.objectValue != nil else { return }
         let type = event.event ?? data["type"]?.stringValue ?? ""
@@ -57,7 +57,7 @@ public struct WatchBoard: Sendable {
 
     /// Takes the labels of `devices` (a `GET /v1/devices` answer's items); a device without a
     /// name or model has no label. Every id asked about counts as seen.
-    public mutating func setDevices(_ devices: [JSONValue]) {
+    package mutating func setDevices(_ devices: [JSONValue]) {
         for device in devices {
             guard let id = device["deviceId"]?.stringValue ?? device["id"]?.stringValue else { continue }
             seenDevices.insert(id)
@@ -83,12 +83,12 @@ public struct WatchBoard: Sendable {
     }
 
     /// Sets the clock from a `GET /v1/clock` answer read at `local`.
-    public mutating func setClock(_ relayClock: JSONValue, local: Double) {
+    package mutating func setClock(_ relayClock: JSONValue, local: Double) {
         clock.observe(relayClock, at: local, force: true)
     }
 
     /// Activities oldest first (by `startedAt`, then id).
-    public var orderedActivities: [JSONValue] {
+    package var orderedActivities: [JSONValue] {
         activities.values.sorted { left, right in
             let a = left["startedAt"]?.doubleValue ?? 0
             let b = right["startedAt"]?.doubleValue ?? 0
@@ -97,7 +97,7 @@ public struct WatchBoard: Sendable {
     }
 
     /// Alarms by id.
-    public var orderedAlarms: [JSONValue] {
+    package var orderedAlarms: [JSONValue] {
         alarms.values.sorted { ($0["id"]?.stringValue ?? "") < ($1["id"]?.stringValue ?? "") }
     }
 

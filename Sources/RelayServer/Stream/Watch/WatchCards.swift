@@ -1,13 +1,13 @@
-public import RelayCore
-public import RelayJSON
+package import RelayCore
+package import RelayJSON
 
 /// Renders a `WatchBoard` as text: each activity as a Lock Screen card (content state, state,
 /// stale flag, time left of its lifetime or until dismissal) and each alarm with its countdown.
 /// With `ansi`, headings are bold and states coloured; without, the text is plain (for `--once`,
 /// pipes and tests). Pure: the relay time is an argument.
-public enum WatchCards {
+package enum WatchCards {
     /// The whole screen for `board` at relay time `now`.
-    public static func render(_ board: WatchBoard, now: UnixSeconds, ansi: Bool, width: Int = 78) -> String {
+    package static func render(_ board: WatchBoard, now: UnixSeconds, ansi: Bool, width: Int = 78) -> String {
         var lines: [String] = []
         let clock = board.clock
         let mode = clock.mode.map { " (\($0)\(clock.rate == 1 ? "" : ", rate \(number(clock.rate))"))" } ?? ""
@@ -27,7 +27,7 @@ public enum WatchCards {
     }
 
     /// One activity as a card of four lines; `device` (the phone's name and model) heads the status line.
-    public static func activityCard(
+    package static func activityCard(
         _ activity: JSONValue, now: UnixSeconds, ansi: Bool, width: Int = 78, device: String? = nil
     ) -> [String] {
         let state = activity["state"]?.stringValue ?? "?"
@@ -51,7 +51,7 @@ public enum WatchCards {
     }
 
     /// One alarm on one line: id, app, state and its countdown or alert time.
-    public static func alarmLine(_ alarm: JSONValue, now: UnixSeconds, ansi: Bool, width: Int = 78) -> String {
+    package static func alarmLine(_ alarm: JSONValue, now: UnixSeconds, ansi: Bool, width: Int = 78) -> String {
         let state = alarm["state"]?.stringValue ?? "?"
         var line = "   " + short(alarm["id"]?.stringValue) + "  " + (alarm["bundleId"]?.stringValue ?? "?") + "  "
         line += colour(state.uppercased(), state: state, ansi) + "  "
@@ -89,7 +89,7 @@ public enum WatchCards {
     }
 
     /// `7h 59m 12s`, `4m 05s`, `12s`; never negative.
-    public static func duration(_ seconds: Double) -> String {
+    package static func duration(_ seconds: Double) -> String {
         let whole = seconds.isFinite ? Int(max(0, seconds).rounded(.up)) : 0
         let (hours, minutes, secs) = (whole / 3600, whole / 60 % 60, whole % 60)
         if hours > 0 { return "\(hours)h \(AlarmCountdown.twoDigits(minutes))m \(AlarmCountdown.twoDigits(secs))s" }

@@ -1,7 +1,7 @@
 import RelayCore
 import RelayHTTP
 import RelayJSON
-public import RelayNet
+package import RelayNet
 import Synchronization
 
 #if canImport(Glibc)
@@ -12,25 +12,25 @@ import Synchronization
 /// snapshot of the current state, applies every event to a `WatchBoard`, re-renders every second
 /// (alarm countdowns move on their own), and when the connection drops resumes with
 /// `Last-Event-ID` after a backoff (the server's `retry:` delay, doubling up to `maxBackoff`).
-public final class WatchSession {
+package final class WatchSession {
     /// What to watch and how.
-    public struct Options: Sendable {
-        public var host: String
-        public var port: UInt16
+    package struct Options: Sendable {
+        package var host: String
+        package var port: UInt16
         /// The bearer key (admin or device).
-        public var key: String
+        package var key: String
         /// Only this device's activities and alarms.
-        public var deviceId: String?
+        package var deviceId: String?
         /// Print the cards once after the snapshot and return.
-        public var once = false
+        package var once = false
         /// Colours and a cleared screen for each render.
-        public var ansi = true
+        package var ansi = true
         /// The longest wait between reconnection attempts, in seconds.
-        public var maxBackoff = 30.0
+        package var maxBackoff = 30.0
         /// Seconds to wait for a connection or a response head.
-        public var timeout = 10.0
+        package var timeout = 10.0
 
-        public init(host: String, port: UInt16, key: String, deviceId: String? = nil) {
+        package init(host: String, port: UInt16, key: String, deviceId: String? = nil) {
             self.host = host
             self.port = port
             self.key = key
@@ -39,7 +39,7 @@ public final class WatchSession {
     }
 
     /// Why `run` returned.
-    public enum Outcome: Equatable, Sendable {
+    package enum Outcome: Equatable, Sendable {
         /// `--once` printed its cards, or `stop()` was called.
         case finished
         /// The relay refused the request (bad key, forbidden device, bad flag): retrying cannot help.
@@ -52,14 +52,14 @@ public final class WatchSession {
     private let context: TLSClientContext
     private let stopped = Atomic<Bool>(false)
     /// The board as last rendered (for callers and tests).
-    public private(set) var board: WatchBoard
+    package private(set) var board: WatchBoard
     /// The id the next connection resumes from.
-    public private(set) var lastEventID: String?
+    package private(set) var lastEventID: String?
     /// Connections opened so far.
-    public private(set) var connections = 0
+    package private(set) var connections = 0
 
     /// A session against `options.host:port`, trusting `context`'s CA file.
-    public init(options: Options, context: TLSClientContext) {
+    package init(options: Options, context: TLSClientContext) {
         self.options = options
         self.context = context
         let local = Self.localNow()
@@ -67,16 +67,16 @@ public final class WatchSession {
     }
 
     /// A session trusting the CA certificates in the PEM file at `caFile`.
-    public convenience init(options: Options, caFile: String) throws(TLSError) {
+    package convenience init(options: Options, caFile: String) throws(TLSError) {
         self.init(options: options, context: try TLSClientContext(caFile: caFile))
     }
 
     /// Makes `run` return at its next wake-up (within a second).
-    public func stop() { stopped.store(true, ordering: .relaxed) }
+    package func stop() { stopped.store(true, ordering: .relaxed) }
 
     /// Runs until stopped, refused, or (with `once`) the first snapshot has been shown. `output`
     /// gets each screen; `status` gets one line whenever the connection changes.
-    public func run(output: (String) -> Void, status: (String) -> Void) -> Outcome {
+    package func run(output: (String) -> Void, status: (String) -> Void) -> Outcome {
         var backoff = 0.0
         while !stopped.load(ordering: .relaxed) {
             let stream: EventStreamConnection
@@ -210,7 +210,7 @@ public final class WatchSession {
     }
 
     /// The current screen.
-    public func screen() -> String {
+    package func screen() -> String {
         let text = WatchCards.render(board, now: board.clock.now(local: Self.localNow()), ansi: options.ansi)
         return options.ansi ? "\u{1B}[H\u{1B}[2J" + text : text
     }
