@@ -150,7 +150,7 @@ extension ClusterStore {
                             emulator.advance(to: now)
                             return emulator.nextDeadline()
                         }
-                    ) { [self] outcome in
+                    ) { outcome in
                         var failed: StoreError?
                         if case .failure(let error) = outcome { failed = error }
                         if case .success(let next) = outcome {
