@@ -98,7 +98,8 @@ struct ActivityRoutes: RouteGroup {
         guard let scope = call.listScope(query["deviceId"]) else { return }
         let bundleId = query["bundleId"].flatMap { $0.isEmpty ? nil : $0 }
         let wanted = state
-        call.readItems(context.service, ids: .init(device: scope.deviceId)) { emulator in
+        call.readItems(context.service, ids: .init(device: scope.deviceId), in: scope.deviceId.map(StateScope.device)) {
+            emulator in
             emulator.listActivities(deviceId: scope.deviceId, bundleId: bundleId, state: wanted).map(\.id)
         } item: { emulator, id in
             // Still listed only while it still matches (its state may have moved on).

@@ -42,7 +42,9 @@ struct AlarmRoutes: RouteGroup {
         guard let members = call.jsonObject(.required) else { return }
         let principal = call.principal
         let deviceId = members["deviceId"]?.stringValue
-        call.commit(context.service, ids: .init(device: deviceId), in: nil) { emulator, now throws(EmulatorError) in
+        call.commit(
+            context.service, ids: .init(device: deviceId), in: deviceId.map(StateScope.device) ?? StateScope.none
+        ) { emulator, now throws(EmulatorError) in
             // A device key schedules on its own device only; another device reads as unknown.
             if let deviceId, !principal.reaches(deviceId) { throw .notFound("device", deviceId) }
             return try emulator.scheduleAlarm(body: .object(members), at: now)
@@ -55,7 +57,7 @@ struct AlarmRoutes: RouteGroup {
         let ids = AppCall.LogIDs("alarm", id)
         guard call.jsonObject(.optional, allowing: [], ids) != nil else { return }
         let principal = call.principal
-        call.commit(context.service, ids: ids, in: nil) { emulator, now throws(EmulatorError) in
+        call.commit(context.service, ids: ids, in: .alarm(id)) { emulator, now throws(EmulatorError) in
             try principal.require(emulator.alarms[id]?.deviceId, else: .notFound("alarm", id))
             return try emulator.operateAlarm(id: id, operation, at: now)
         } success: { alarm in
@@ -64,7 +66,7 @@ struct AlarmRoutes: RouteGroup {
     }
 
     private func get(_ call: AppCall, id: String) {
-        call.read(context.service, ids: .init("alarm", id), in: nil) { emulator throws(EmulatorError) in
+        call.read(context.service, ids: .init("alarm", id), in: .alarm(id)) { emulator throws(EmulatorError) in
             try call.principal.require(emulator.alarms[id]?.deviceId, else: .notFound("alarm", id))
             let alarm = try emulator.alarm(id)
             return (alarm.json, .init(device: alarm.deviceId, "alarm", id))
@@ -75,7 +77,8 @@ struct AlarmRoutes: RouteGroup {
         guard let query = call.query(allowing: ["deviceId"]), let scope = call.listScope(query["deviceId"]) else {
             return
         }
-        call.readItems(context.service, ids: .init(device: scope.deviceId)) { emulator in
+        call.readItems(context.service, ids: .init(device: scope.deviceId), in: scope.deviceId.map(StateScope.device)) {
+            emulator in
             emulator.listAlarms(deviceId: scope.deviceId).map(\.id)
         } item: { emulator, id in
             emulator.alarms[id]?.json

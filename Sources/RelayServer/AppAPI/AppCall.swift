@@ -122,11 +122,28 @@ struct AppCall: Sendable {
     /// Answers `200` with `{"items": [...]}`, made a page at a time as the peer reads
     /// (`JSONItemPages`): `keys` takes the items' keys from the emulator now, `item` renders one
     /// from the emulator as it is when its page is made (nil when it is gone).
+    /// In cluster mode a list must name its device (`scope`): the device is loaded once and its
+    /// pages are made from that copy; a list of every device is not served there.
     func readItems(
-        _ service: RelayService, ids: LogIDs, keys: (DeviceEmulator) -> [String],
+        _ service: RelayService, ids: LogIDs, in scope: StateScope?,
+        keys: @escaping @Sendable (DeviceEmulator) -> [String],
         item: @escaping @Sendable (DeviceEmulator, String) -> JSONValue?
     ) {
-        guard served(service, in: nil, ids) != nil else { return }
+        if service.cluster != nil {
+            guard let scope = served(service, in: scope, ids) else { return }
+            service.read(
+                in: scope, { emulator in (keys(emulator), emulator) },
+                completion: { outcome in
+                    switch outcome {
+                    case .failure(let error): fail(error, ids)
+                    case .success(let (listed, device)):
+                        let pages = JSONItemPages(keys: listed) { slice in slice.compactMap { item(device, $0) } }
+                        log(status: 200, ids: ids, error: nil)
+                        respond(.paged(JSONResponse.make(200, .null).head, pages))
+                    }
+                })
+            return
+        }
         let listed = service.read(keys)
         let pages = JSONItemPages(keys: listed) { slice in
             service.read { emulator in slice.compactMap { item(emulator, $0) } }

@@ -12,6 +12,8 @@ enum ClusterKeys {
     static func token(_ token: String) -> String { "tok:{\(token)}" }
     /// Activity id → device id.
     static func activity(_ id: String) -> String { "act:{\(id)}" }
+    /// Alarm id → device id.
+    static func alarm(_ id: String) -> String { "alm:{\(id)}" }
     /// Every device id.
     static let devices = "{relay}:devices"
     /// Device id → the time of its next timed transition (virtual seconds).

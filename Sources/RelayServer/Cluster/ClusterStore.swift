@@ -13,6 +13,8 @@ package enum StateScope: Sendable {
     case token(String)
     /// The device of this activity.
     case activity(String)
+    /// The device of this alarm.
+    case alarm(String)
     /// No device yet: the command creates one, or names none (a push refused before its token
     /// was read). What it writes decides the device.
     case none
@@ -105,6 +107,7 @@ final class ClusterStore: Sendable {
         case .none: return completion(.success(nil))
         case .token(let token): key = ClusterKeys.token(token)
         case .activity(let id): key = ClusterKeys.activity(id)
+        case .alarm(let id): key = ClusterKeys.alarm(id)
         }
         client.send(RedisCommand(["GET", key], idempotent: true)) { result in
             completion(result.map { $0.string }.mapError(Self.storeError))
@@ -243,6 +246,9 @@ final class ClusterStore: Sendable {
             loaded.record.documents.compactMap { $0.kind == .activity ? $0.body["id"]?.stringValue : nil })
         let newActivities = effects.documents.filter { $0.kind == .activity && !loadedActivities.contains($0.id) }.map(
             \.id)
+        let loadedAlarms = Set(
+            loaded.record.documents.compactMap { $0.kind == .alarm ? $0.body["id"]?.stringValue : nil })
+        let newAlarms = effects.documents.filter { $0.kind == .alarm && !loadedAlarms.contains($0.id) }.map(\.id)
         let deadline = emulator.nextDeadline()
         let isNewDevice = loaded.record.version == 0
         client.eval(
@@ -268,6 +274,9 @@ final class ClusterStore: Sendable {
                 }
                 for activity in newActivities {
                     follow.append(RedisCommand(["SET", ClusterKeys.activity(activity), device], idempotent: true))
+                }
+                for alarm in newAlarms {
+                    follow.append(RedisCommand(["SET", ClusterKeys.alarm(alarm), device], idempotent: true))
                 }
                 if isNewDevice {
                     follow.append(RedisCommand(["SADD", ClusterKeys.devices, device], idempotent: true))

@@ -182,6 +182,49 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(types.first, "activity.started")
     }
 
+    func testPriorityTenBudgetSpentThroughOneNodeIsSpentOnAnother() throws {
+        let (a, b, _) = try startNodes(rules: #"{"updateBudgetPerHour": 2, "strictBudget": true}"#)
+        let (_, activity, token) = try startActivity(on: a)
+        let base = Int64(try XCTUnwrap(a.api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue))
+        let spent = try aioapns(
+            a,
+            [
+                update("one", token: token, at: base + 1, progress: 0.1),
+                update("two", token: token, at: base + 2, progress: 0.2),
+            ])
+        XCTAssertEqual(spent["one"]?.first?.0, "200")
+        XCTAssertEqual(spent["two"]?.first?.0, "200")
+        let over = try aioapns(b, [update("three", token: token, at: base + 3, progress: 0.3)])
+        XCTAssertEqual(over["three"]?.first?.0, "429", "the activity's budget of 2 is spent on every node")
+        XCTAssertEqual(over["three"]?.first?.1, "TooManyRequests")
+        let read = try b.api.expect(200, "GET", "/v1/activities/\(activity)")
+        XCTAssertEqual(read["contentState"]?["progress"]?.doubleValue, 0.2)
+    }
+
+    func testAnAlarmScheduledOnOneNodeIsOperatedAndListedOnOthers() throws {
+        let (a, b, c) = try startNodes(rules: "{}")
+        let (device, activity, _) = try startActivity(on: a)
+        let scheduled = try a.api.expect(
+            201, "POST", "/v1/alarms",
+            json: [
+                "deviceId": .string(device), "bundleId": "com.example.tea", "countdownDuration": ["preAlert": 300],
+                "presentation": ["alert": ["title": "Tea is ready"]],
+            ])
+        let alarm = try XCTUnwrap(scheduled["id"]?.stringValue)
+        XCTAssertEqual(scheduled["state"]?.stringValue, "countdown")
+        XCTAssertEqual(try b.api.expect(200, "POST", "/v1/alarms/\(alarm)/pause")["state"]?.stringValue, "paused")
+        XCTAssertEqual(try c.api.expect(200, "GET", "/v1/alarms/\(alarm)")["state"]?.stringValue, "paused")
+        XCTAssertEqual(try c.api.expect(200, "POST", "/v1/alarms/\(alarm)/resume")["state"]?.stringValue, "countdown")
+        try b.api.expect(200, "POST", "/v1/clock", json: ["advanceBy": .int(600)])
+        XCTAssertEqual(try a.api.expect(200, "GET", "/v1/alarms/\(alarm)")["state"]?.stringValue, "alerting")
+        let alarms = try c.api.expect(200, "GET", "/v1/alarms?deviceId=\(device)")["items"]?.arrayValue ?? []
+        XCTAssertEqual(alarms.compactMap { $0["id"]?.stringValue }, [alarm])
+        let activities = try b.api.expect(200, "GET", "/v1/activities?deviceId=\(device)")["items"]?.arrayValue ?? []
+        XCTAssertEqual(activities.compactMap { $0["id"]?.stringValue }, [activity])
+        // Lists of every device are not served in cluster mode; they say so.
+        XCTAssertEqual(try a.api.expect(501, "GET", "/v1/activities")["error"]?.stringValue, "notInClusterMode")
+    }
+
     // MARK: - Faults
 
     private static let crashBundle = "com.example.crash"
