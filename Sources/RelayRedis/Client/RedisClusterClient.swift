@@ -275,34 +275,10 @@ package final class RedisClusterClient: @unchecked Sendable {  // Sendable: loop
         let rest = Array(candidates.dropFirst())
         guard let connection = connection(to: address) else { return refresh(candidates: rest) }
         let tls = options.tls != nil
-        connection.send(
-            [Array("CLUSTER".utf8), Array("SHARDS".utf8)],
-            waiter: .own { [weak self] result in
-                guard let self else { return }
-                switch result {
-                case .success(let reply):
-                    if let topology = try? ClusterTopology.fromShards(reply, queried: address, tls: tls) {
-                        adopt(topology)
-                    } else {
-                        refresh(candidates: rest)
-                    }
-                case .failure(.server):
-                    connection.send(
-                        [Array("CLUSTER".utf8), Array("SLOTS".utf8)],
-                        waiter: .own { [weak self] result in
-                            guard let self else { return }
-                            if case .success(let reply) = result,
-                                let topology = try? ClusterTopology.fromSlots(reply, queried: address)
-                            {
-                                adopt(topology)
-                            } else {
-                                refresh(candidates: rest)
-                            }
-                        })
-                case .failure:
-                    refresh(candidates: rest)
-                }
-            })
+        connection.queryTopology(address: address, tls: tls) { [weak self] topology in
+            guard let self else { return }
+            if let topology { adopt(topology) } else { refresh(candidates: rest) }
+        }
     }
 
     private func adopt(_ topology: ClusterTopology) {

@@ -97,3 +97,27 @@ package struct ClusterTopology: Equatable, Sendable {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 }
+
+extension RedisConnection {
+    /// Asks this node for the cluster's topology: `CLUSTER SHARDS`, or `CLUSTER SLOTS` from a
+    /// server without it. `completion` gets nil when neither answer gives one.
+    func queryTopology(address: String, tls: Bool, completion: @escaping (ClusterTopology?) -> Void) {
+        send(
+            [Array("CLUSTER".utf8), Array("SHARDS".utf8)],
+            waiter: .own { result in
+                switch result {
+                case .success(let reply):
+                    completion(try? ClusterTopology.fromShards(reply, queried: address, tls: tls))
+                case .failure(.server):
+                    self.send(
+                        [Array("CLUSTER".utf8), Array("SLOTS".utf8)],
+                        waiter: .own { result in
+                            guard case .success(let reply) = result else { return completion(nil) }
+                            completion(try? ClusterTopology.fromSlots(reply, queried: address))
+                        })
+                case .failure:
+                    completion(nil)
+                }
+            })
+    }
+}
