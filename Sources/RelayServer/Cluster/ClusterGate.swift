@@ -5,8 +5,8 @@ import RelayJSON
 /// `501` with a JSON error naming the reason, so no request reads or changes a node's own empty
 /// state instead of the cluster's. README "Cluster mode" lists what is served.
 struct ClusterGate: RouteGroup {
-    /// Path prefixes not served: broadcast channels and broadcasts, the push log.
-    static let prefixes = ["/4/broadcasts/", "/1/apps/", "/v1/pushes"]
+    /// Path prefixes not served: broadcast channels and broadcasts.
+    static let prefixes = ["/4/broadcasts/", "/1/apps/"]
 
     func owns(_ path: String) -> Bool {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import RelayNet
 import RelayRedis
 import RelayStore
@@ -63,5 +64,52 @@ extension ClusterStore {
             guard let stored = entry.value(of: field), stored == Array(wanted.utf8) else { return nil }
         }
         return SSEEncoder.encode(id: String(entry.id.sequence), event: type, data: data)
+    }
+}
+
+// MARK: - The push log of one token
+
+extension ClusterStore {
+    /// The push records of `token`, newest first, that match `filter` (at most `limit`): from
+    /// the list of the device the token belongs to, or, for a token no device issued, from the
+    /// records of refused pushes.
+    func pushes(
+        token: String, filter: PushFilter, limit: Int, on loop: EventLoop,
+        completion: @escaping @Sendable (Result<[JSONValue], StoreError>) -> Void
+    ) {
+        let client = client(on: loop)
+        resolve(.token(token), on: client) { [self] resolved in
+            let key: String
+            switch resolved {
+            case .failure(let error): return completion(.failure(error))
+            case .success(let device?): key = ClusterKeys.pushes(device)
+            case .success(nil): key = ClusterKeys.orphanPushes
+            }
+            let range = RedisCommand(
+                ["LRANGE", key, "0", String(max(1, retention.pushes) - 1)], idempotent: true)
+            client.send(range) { result in
+                switch result {
+                case .failure(let error): completion(.failure(Self.storeError(error)))
+                case .success(let value):
+                    var items: [JSONValue] = []
+                    for element in value.elements ?? [] {
+                        guard items.count < limit, case .bulkString(let bytes) = element,
+                            let record = try? JSONValue(parsing: bytes), Self.matches(record, filter)
+                        else { continue }
+                        items.append(record)
+                    }
+                    completion(.success(items))
+                }
+            }
+        }
+    }
+
+    /// Whether a stored push record passes `filter` (every field it sets must be equal).
+    static func matches(_ record: JSONValue, _ filter: PushFilter) -> Bool {
+        let wanted: [(String?, String)] = [
+            (filter.token, "token"), (filter.apnsId, "apnsId"), (filter.uniqueId, "uniqueId"),
+            (filter.bundleId, "bundleId"), (filter.channelId, "channelId"),
+        ]
+        return wanted.allSatisfy { value, key in value == nil || record[key]?.stringValue == value }
     }
 }

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayNet
 import RelayStore
 
 /// `GET /v1/pushes`: the push log, like the Delivery Log of Apple's console (CONTRACT §5).
@@ -44,6 +45,9 @@ package struct PushLogRoutes: RouteGroup {
             respond(.full(JSONResponse.error(400, "invalidRequest", error.message)))
             return
         }
+        if let cluster = service.cluster {
+            return clusterPushes(cluster, query: query, request: request, respond: respond)
+        }
         do {
             let visibility = principal.deviceId.map { PushLogVisibility(deviceId: $0, service: service) }
             let pages = try PushLogPages(reader: service.store.reader, query: query, visibility: visibility)
@@ -53,6 +57,33 @@ package struct PushLogRoutes: RouteGroup {
         } catch {
             RelayLog.error("pushlog.read", ["conn": String(request.context.id), "error": error.description])
             respond(.full(JSONResponse.error(500, "storeError", "the push log could not be read")))
+        }
+    }
+
+    /// Cluster mode keeps each device's records with the device: a query names its token
+    /// (`token=`, with any other filter), and one page answers it.
+    private func clusterPushes(
+        _ cluster: ClusterStore, query: PushLogQuery, request: ServerRequest,
+        respond: @escaping @Sendable (ServerResponse) -> Void
+    ) {
+        guard let token = query.filter.token, query.before == nil, let loop = EventLoop.current else {
+            respond(
+                .full(
+                    JSONResponse.error(
+                        501, "notInClusterMode",
+                        "in cluster mode the push log is read per token: GET /v1/pushes?token=...; "
+                            + "before= and queries without a token are not served yet")))
+            return
+        }
+        let conn = String(request.context.id)
+        cluster.pushes(token: token, filter: query.filter, limit: query.limit, on: loop) { outcome in
+            switch outcome {
+            case .success(let items):
+                respond(.full(JSONResponse.make(200, ["items": .array(items), "nextBefore": .null])))
+            case .failure(let error):
+                RelayLog.error("pushlog.read", ["conn": conn, "error": error.description])
+                respond(.full(JSONResponse.error(500, "storeError", "the push log could not be read")))
+            }
         }
     }
 }

@@ -164,6 +164,10 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(refused["fourth"]?.first?.1, "TooManyRequests")
         let after = try a.api.expect(200, "GET", "/v1/activities/\(activity)")
         XCTAssertEqual(after["contentState"]?["progress"]?.doubleValue, 0.75)
+        // The token's push log, read on node C: every push through A and B, newest first.
+        let log = try c.api.expect(200, "GET", "/v1/pushes?token=\(token)")["items"]?.arrayValue ?? []
+        XCTAssertEqual(log.compactMap { $0["status"]?.int64Value }, [429, 200, 200, 200])
+        XCTAssertEqual(try c.api.expect(501, "GET", "/v1/pushes")["error"]?.stringValue, "notInClusterMode")
     }
 
     func testClockAdvanceOnOneNodeEndsActivitiesEverywhereWithOneEvent() throws {
