@@ -71,6 +71,17 @@ package final class AppAuth: Sendable {
         return .refused(Self.unauthorized(.unknownKey))
     }
 
+    /// The hash of the bearer key in `headers` when it is neither the admin key nor a device key
+    /// this node knows yet (cluster mode then looks it up in Redis before the request runs).
+    func unknownKeyHash(_ headers: HTTPHeaders) -> String? {
+        let values = headers.values("authorization")
+        guard values.count == 1, let key = Self.bearerKey(values[0]), key.utf8.count <= Self.maxKeyBytes,
+            !adminKey.matches(key)
+        else { return nil }
+        let hash = DeviceKey.hash(key)
+        return index.withLock { $0[hash] } == nil ? hash : nil
+    }
+
     /// Records a device created through the API so its key works at once.
     func remember(deviceId: String, keyHash: String) {
         index.withLock { $0[keyHash] = deviceId }

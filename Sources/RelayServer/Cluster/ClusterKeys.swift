@@ -14,6 +14,8 @@ enum ClusterKeys {
     static func activity(_ id: String) -> String { "act:{\(id)}" }
     /// Alarm id → device id.
     static func alarm(_ id: String) -> String { "alm:{\(id)}" }
+    /// A device key's hash → the device id (for keys made on another node).
+    static func deviceKey(_ hash: String) -> String { "dkey:{\(hash)}" }
     /// Every device id.
     static let devices = "{relay}:devices"
     /// Device id → the time of its next timed transition (virtual seconds).

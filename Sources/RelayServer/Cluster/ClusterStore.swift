@@ -251,6 +251,7 @@ final class ClusterStore: Sendable {
         let newAlarms = effects.documents.filter { $0.kind == .alarm && !loadedAlarms.contains($0.id) }.map(\.id)
         let deadline = emulator.nextDeadline()
         let isNewDevice = loaded.record.version == 0
+        let keyHash = effects.documents.first { $0.kind == .device && $0.id == device }?.body?["keyHash"]?.stringValue
         client.eval(
             ClusterScripts.commit,
             keys: [ClusterKeys.device(device), ClusterKeys.events(device), ClusterKeys.pushes(device)],
@@ -280,6 +281,9 @@ final class ClusterStore: Sendable {
                 }
                 if isNewDevice {
                     follow.append(RedisCommand(["SADD", ClusterKeys.devices, device], idempotent: true))
+                    if let keyHash {
+                        follow.append(RedisCommand(["SET", ClusterKeys.deviceKey(keyHash), device], idempotent: true))
+                    }
                 }
                 if deadline != loaded.deadline {
                     follow.append(

@@ -41,20 +41,30 @@ public struct RouteSettings: Sendable {
 public enum DefaultRoutes {
     public static func all(service: RelayService, settings: RouteSettings) -> [any RouteGroup] {
         let auth = AppAuth(adminKey: settings.adminKey, service: service)
-        let gate: [any RouteGroup] = service.cluster == nil ? [] : [ClusterGate()]
-        return gate + [
-            HealthRoutes(service: service),
-            MetricsRoutes(service: service, auth: auth),
-            ProviderRoutes(
-                service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit,
-                broadcastBundleIDs: settings.broadcastBundleIDs, faults: settings.faults),
-            // Before the /v1 app routes: the push log owns exactly /v1/pushes, the stream
-            // /v1/stream and /v1/stream-tickets.
-            PushLogRoutes(service: service, auth: auth),
-            StreamRoutes(service: service, settings: settings, auth: auth),
-            ConsoleRoutes(
-                auth: auth, devKey: settings.devProviderKey, clock: service.clock, templates: settings.console.templates
-            ),
-        ] + AppAPI.routes(service: service, settings: settings, auth: auth)
+        let groups: [any RouteGroup] =
+            [
+                HealthRoutes(service: service),
+                MetricsRoutes(service: service, auth: auth),
+                ProviderRoutes(
+                    service: service, keyring: settings.keyring, refusalLimit: settings.providerRefusalLimit,
+                    broadcastBundleIDs: settings.broadcastBundleIDs, faults: settings.faults),
+                // Before the /v1 app routes: the push log owns exactly /v1/pushes, the stream
+                // /v1/stream and /v1/stream-tickets.
+                PushLogRoutes(service: service, auth: auth),
+                StreamRoutes(service: service, settings: settings, auth: auth),
+                ConsoleRoutes(
+                    auth: auth, devKey: settings.devProviderKey, clock: service.clock,
+                    templates: settings.console.templates
+                ),
+            ] + AppAPI.routes(service: service, settings: settings, auth: auth)
+        guard let cluster = service.cluster else { return groups }
+        // Cluster mode: what it does not serve answers 501 first; device keys made on other
+        // nodes are looked up before a request is authenticated.
+        return [ClusterGate()]
+            + groups.map { group in
+                // The provider API authenticates with provider tokens, health checks not at all.
+                group is ProviderRoutes || group is HealthRoutes
+                    ? group : ClusterKeyLookup(inner: group, auth: auth, cluster: cluster)
+            }
     }
 }

@@ -225,6 +225,15 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(alarms.compactMap { $0["id"]?.stringValue }, [alarm])
         let activities = try b.api.expect(200, "GET", "/v1/activities?deviceId=\(device)")["items"]?.arrayValue ?? []
         XCTAssertEqual(activities.compactMap { $0["id"]?.stringValue }, [activity])
+        // A device key made on node A works on node C: its own device's alarms, and nothing else.
+        let keyed = try a.api.expect(201, "POST", "/v1/devices", json: [:])
+        let key = try XCTUnwrap(keyed["deviceKey"]?.stringValue)
+        let own = try XCTUnwrap(keyed["deviceId"]?.stringValue)
+        let asDevice = AppAPIClient(base: "https://localhost:\(c.port)", caPath: c.ca, key: key)
+        XCTAssertEqual(try asDevice.expect(200, "GET", "/v1/devices/\(own)")["deviceId"]?.stringValue, own)
+        try asDevice.expect(404, "GET", "/v1/alarms/\(alarm)")
+        let stranger = AppAPIClient(base: "https://localhost:\(c.port)", caPath: c.ca, key: "not-a-device-key")
+        try stranger.expect(401, "GET", "/v1/devices/\(own)")
         // Lists of every device are not served in cluster mode; they say so.
         XCTAssertEqual(try a.api.expect(501, "GET", "/v1/activities")["error"]?.stringValue, "notInClusterMode")
     }
