@@ -133,19 +133,30 @@ struct DeviceRoutes: RouteGroup {
             }
             until = seconds
         }
-        // The projection is taken under the emulator's lock; its entries are made outside it.
-        let taken = context.service.read { emulator in
-            Result { () throws(EmulatorError) -> (WidgetProjection, UnixSeconds) in
-                try call.principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
-                return (try emulator.widgetProjection(deviceId: deviceId), context.service.clock.now())
-            }
-        }
-        do {
-            let (projection, now) = try taken.get()
-            call.answer(200, try projection.timeline(family: family, until: until, at: now).json, ids)
-        } catch {
-            call.fail(error, ids)
-        }
+        // The projection is taken from the device; its entries are made after.
+        let clock = context.service.clock
+        let (chosenFamily, horizon) = (family, until)
+        context.service.read(
+            in: .device(deviceId),
+            { emulator in
+                Result { () throws(EmulatorError) -> (WidgetProjection, UnixSeconds) in
+                    try call.principal.require(emulator.devices[deviceId]?.id, else: .notFound("device", deviceId))
+                    return (try emulator.widgetProjection(deviceId: deviceId), clock.now())
+                }
+            },
+            completion: { outcome in
+                switch outcome {
+                case .failure(let error): call.fail(error, ids)
+                case .success(let taken):
+                    do throws(EmulatorError) {
+                        let (projection, now) = try taken.get()
+                        call.answer(
+                            200, try projection.timeline(family: chosenFamily, until: horizon, at: now).json, ids)
+                    } catch {
+                        call.fail(error, ids)
+                    }
+                }
+            })
     }
 
     private func settings(_ call: AppCall, deviceId: String, bundleId: String) {

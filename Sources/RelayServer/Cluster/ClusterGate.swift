@@ -10,9 +10,7 @@ struct ClusterGate: RouteGroup {
 
     func owns(_ path: String) -> Bool {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        if Self.prefixes.contains(where: { path.hasPrefix($0) }) { return true }
-        // A device's widget timeline.
-        return path.hasPrefix("/v1/devices/") && path.hasSuffix("/timeline")
+        return Self.prefixes.contains(where: { path.hasPrefix($0) })
     }
 
     func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {

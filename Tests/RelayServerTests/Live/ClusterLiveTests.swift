@@ -225,6 +225,10 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(alarms.compactMap { $0["id"]?.stringValue }, [alarm])
         let activities = try b.api.expect(200, "GET", "/v1/activities?deviceId=\(device)")["items"]?.arrayValue ?? []
         XCTAssertEqual(activities.compactMap { $0["id"]?.stringValue }, [activity])
+        // The device's widget timeline, on node B: now, then the alarm's alert past.
+        let timeline = try b.api.expect(200, "GET", "/v1/devices/\(device)/timeline?family=systemMedium")
+        XCTAssertFalse((timeline["entries"]?.arrayValue ?? []).isEmpty, "\(timeline)")
+        XCTAssertNotNil(timeline["policy"]?.objectValue)
         // A device key made on node A works on node C: its own device's alarms, and nothing else.
         let keyed = try a.api.expect(201, "POST", "/v1/devices", json: [:])
         let key = try XCTUnwrap(keyed["deviceKey"]?.stringValue)
