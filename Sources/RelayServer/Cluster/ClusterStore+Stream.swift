@@ -19,11 +19,13 @@ extension ClusterStore {
     }
 
     /// Serves `stream` the events of device `device` from its Redis Stream, which every node's
-    /// commits append to: after event `lastEventID` when resuming, otherwise from now. An event's
-    /// id is its number in the device's own sequence, so ids only increase and `Last-Event-ID`
-    /// resumes on any node.
+    /// commits append to: after event `lastEventID` when resuming, else after a `snapshot` event
+    /// of the device's state when `snapshot` is set, otherwise from now. An event's id is its
+    /// number in the device's own sequence, so ids only increase and `Last-Event-ID` resumes on
+    /// any node.
     func subscribe(
-        _ stream: ResponseStream, device: String, filter: EventFilter, after lastEventID: UInt64?, preamble: [UInt8]
+        _ stream: ResponseStream, device: String, filter: EventFilter, after lastEventID: UInt64?, snapshot: Bool,
+        preamble: [UInt8]
     ) {
         let loop = stream.loop
         loop.execute { [self] in
@@ -43,6 +45,32 @@ extension ClusterStore {
                 stream.onEnd { _ in loop.execute { reader.unwatch(watch) } }
             }
             if let lastEventID { return follow(lastEventID) }
+            if snapshot {
+                // The state and the number of its last event come from one load, so the events
+                // that follow the snapshot are exactly those after it.
+                let clock = clock
+                read(
+                    in: .device(device), on: loop,
+                    { emulator in StreamSnapshot.of(emulator, filter: filter, clock: clock.json) }
+                ) {
+                    outcome in
+                    switch outcome {
+                    case .failure(let error):
+                        RelayLog.error("stream.snapshot", ["device": device, "error": error.description])
+                        stream.finish()
+                    case .success(let taken):
+                        var members = taken.members
+                        members["seq"] = .int(Int64(clamping: taken.seq))
+                        members["type"] = .string(RelayEventType.snapshot.rawValue)
+                        stream.sendOnLoop(
+                            SSEEncoder.encode(
+                                id: String(taken.seq), event: RelayEventType.snapshot.rawValue,
+                                data: JSONValue.object(members).serialized()))
+                        follow(taken.seq)
+                    }
+                }
+                return
+            }
             // From now: after the device's last event so far.
             let client = client(on: loop)
             client.send(RedisCommand(["HGET", ClusterKeys.device(device), "seq"], idempotent: true)) { result in

@@ -87,10 +87,6 @@ package struct StreamRoutes: RouteGroup {
                         "cluster mode streams one device's events: add deviceId= (each device's events have ids of their own)"
                     ).response)
             }
-            if query.start == .snapshot {
-                return .full(
-                    StreamError(501, "notInClusterMode", "snapshot=true is not served in cluster mode yet").response)
-            }
         }
         return streamResponse(request, query: query, filter: filter)
     }
@@ -124,7 +120,9 @@ package struct StreamRoutes: RouteGroup {
             heartbeat.add(stream)
             if let cluster, let device = streamFilter.deviceId {
                 let after: UInt64? = if case .after(let id) = start { id } else { nil }
-                cluster.subscribe(stream, device: device, filter: streamFilter, after: after, preamble: Self.preamble)
+                cluster.subscribe(
+                    stream, device: device, filter: streamFilter, after: after, snapshot: start == .snapshot,
+                    preamble: Self.preamble)
             } else {
                 hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
             }

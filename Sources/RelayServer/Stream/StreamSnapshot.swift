@@ -9,16 +9,18 @@ enum StreamSnapshot {
     /// live events that follow the snapshot are exactly those after it.
     static func make(service: RelayService, filter: EventFilter) -> EventHub.Snapshot {
         let clock = service.clock.json
-        let now = clock["now"] ?? .null
-        return service.read { emulator in
-            var members: JSONObject = [
-                "at": now, "clock": clock,
-                "activities": .array(wantsActivities(filter) ? activities(emulator, filter).map(\.json) : []),
-                "alarms": .array(wantsAlarms(filter) ? alarms(emulator, filter).map(\.json) : []),
-            ]
-            if let deviceId = filter.deviceId { members["deviceId"] = .string(deviceId) }
-            return EventHub.Snapshot(seq: emulator.nextSeq - 1, members: members)
-        }
+        return service.read { emulator in of(emulator, filter: filter, clock: clock) }
+    }
+
+    /// The snapshot of `emulator`'s state that `filter` matches, with `clock` (the clock's JSON).
+    static func of(_ emulator: DeviceEmulator, filter: EventFilter, clock: JSONValue) -> EventHub.Snapshot {
+        var members: JSONObject = [
+            "at": clock["now"] ?? .null, "clock": clock,
+            "activities": .array(wantsActivities(filter) ? activities(emulator, filter).map(\.json) : []),
+            "alarms": .array(wantsAlarms(filter) ? alarms(emulator, filter).map(\.json) : []),
+        ]
+        if let deviceId = filter.deviceId { members["deviceId"] = .string(deviceId) }
+        return EventHub.Snapshot(seq: emulator.nextSeq - 1, members: members)
     }
 
     /// Activities on screen (dismissed ones have left it) that `filter` matches, oldest first.

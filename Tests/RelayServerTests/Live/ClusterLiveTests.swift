@@ -87,15 +87,15 @@ final class ClusterLiveTests: XCTestCase {
     }
 
     /// `GET /v1/stream?deviceId=` on `node` with curl for `seconds` (from `lastEventID` when given).
-    private func subscribe(_ node: KillableRelay, device: String, seconds: Int, lastEventID: String? = nil) throws
-        -> ChildProcess
-    {
+    private func subscribe(
+        _ node: KillableRelay, device: String, seconds: Int, lastEventID: String? = nil, snapshot: Bool = false
+    ) throws -> ChildProcess {
         try ChildProcess(
             [
                 "curl", "-sN", "--http1.1", "--max-time", String(seconds), "--cacert", node.ca, "-H",
                 "authorization: Bearer \(node.admin)",
             ] + (lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? [])
-                + ["https://localhost:\(node.port)/v1/stream?deviceId=\(device)"])
+                + ["https://localhost:\(node.port)/v1/stream?deviceId=\(device)" + (snapshot ? "&snapshot=true" : "")])
     }
 
     /// The events in an SSE body: id, type and data of each.
@@ -149,6 +149,13 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertFalse(ids.isEmpty, "events followed the update (its push.received at least)")
         XCTAssertEqual(ids, ids.sorted())
         XCTAssertTrue(ids.allSatisfy { $0 > UInt64(updated.id)! }, "\(ids) after \(updated.id)")
+        // A fresh renderer on node C: a snapshot of the device first, its id the device's last event.
+        let fresh = events(try subscribe(c, device: device, seconds: 3, snapshot: true).wait(timeout: 30).stdout)
+        let snapshot = try XCTUnwrap(fresh.first, "\(fresh)")
+        XCTAssertEqual(snapshot.type, "snapshot")
+        let state = try JSONValue(parsing: snapshot.data)
+        XCTAssertEqual(state["activities"]?.arrayValue?.first?["contentState"]?["progress"]?.doubleValue, 0.25)
+        XCTAssertEqual(UInt64(snapshot.id), ids.max(), "the snapshot stands at the device's last event")
 
         // Two more pushes through A spend the burst of 3; the next, through B, is refused.
         let more = try aioapns(
