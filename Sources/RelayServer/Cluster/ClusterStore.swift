@@ -93,6 +93,9 @@ final class ClusterStore: Sendable {
         var version: Int64 = 0
         var nextSeq: UInt64 = 1
         var documents: [(kind: DocumentKind, body: JSONValue)] = []
+        /// The hash fields of `documents` (`doc:<kind>:<id>`): a document written under another
+        /// field is new, and goes into its index.
+        var documentFields: Set<String> = []
         var bursts: [(token: String, bucket: TokenBucket)] = []
     }
 
@@ -150,6 +153,7 @@ final class ClusterStore: Sendable {
                 else { throw unreadable("unknown document kind") }
                 do {
                     record.documents.append((kind, try JSONValue(parsing: bytes)))
+                    record.documentFields.insert(field)
                 } catch {
                     throw unreadable("\(error)")
                 }
@@ -183,7 +187,8 @@ final class ClusterStore: Sendable {
     /// What a commit needs besides the effects: the device and what it was when loaded.
     struct Loaded {
         var record: DeviceRecord
-        var tokens: Set<String>
+        /// Each token's burst bucket as loaded: only those a command changed are written back.
+        var bursts: [String: TokenBucket]
         var deadline: UnixSeconds?
     }
 
@@ -210,16 +215,19 @@ final class ClusterStore: Sendable {
         }
         var sets: [String] = []
         var deletes: [String] = []
+        // Documents new to the device: their ids go into the indexes after the commit.
+        var created: [DocumentWrite] = []
         for (document, body) in zip(effects.documents, serialized.documents) {
             let field = ClusterKeys.documentField(kind: document.kind.rawValue, id: document.id)
             if let body {
                 sets += [field, String(decoding: body, as: UTF8.self)]
+                if !loaded.record.documentFields.contains(field) { created.append(document) }
             } else {
                 deletes.append(field)
             }
         }
         let bursts = emulator.tokenBursts
-        for burst in bursts {
+        for burst in bursts where loaded.bursts[burst.token] != burst.bucket {
             sets += [
                 ClusterKeys.burstField(burst.token), String(decoding: burst.bucket.json.serialized(), as: UTF8.self),
             ]
@@ -241,17 +249,8 @@ final class ClusterStore: Sendable {
         arguments += deletes
         arguments += eventArguments
         arguments += records
-        let newTokens = bursts.map(\.token).filter { !loaded.tokens.contains($0) }
-        let loadedActivities = Set(
-            loaded.record.documents.compactMap { $0.kind == .activity ? $0.body["id"]?.stringValue : nil })
-        let newActivities = effects.documents.filter { $0.kind == .activity && !loadedActivities.contains($0.id) }.map(
-            \.id)
-        let loadedAlarms = Set(
-            loaded.record.documents.compactMap { $0.kind == .alarm ? $0.body["id"]?.stringValue : nil })
-        let newAlarms = effects.documents.filter { $0.kind == .alarm && !loadedAlarms.contains($0.id) }.map(\.id)
+        let newTokens = bursts.map(\.token).filter { loaded.bursts[$0] == nil }
         let deadline = emulator.nextDeadline()
-        let isNewDevice = loaded.record.version == 0
-        let keyHash = effects.documents.first { $0.kind == .device && $0.id == device }?.body?["keyHash"]?.stringValue
         client.eval(
             ClusterScripts.commit,
             keys: [ClusterKeys.device(device), ClusterKeys.events(device), ClusterKeys.pushes(device)],
@@ -273,17 +272,8 @@ final class ClusterStore: Sendable {
                 for token in newTokens {
                     follow.append(RedisCommand(["SET", ClusterKeys.token(token), device], idempotent: true))
                 }
-                for activity in newActivities {
-                    follow.append(RedisCommand(["SET", ClusterKeys.activity(activity), device], idempotent: true))
-                }
-                for alarm in newAlarms {
-                    follow.append(RedisCommand(["SET", ClusterKeys.alarm(alarm), device], idempotent: true))
-                }
-                if isNewDevice {
-                    follow.append(RedisCommand(["SADD", ClusterKeys.devices, device], idempotent: true))
-                    if let keyHash {
-                        follow.append(RedisCommand(["SET", ClusterKeys.deviceKey(keyHash), device], idempotent: true))
-                    }
+                for document in created {
+                    follow += Self.indexWrites(of: document, device: device)
                 }
                 if deadline != loaded.deadline {
                     follow.append(
@@ -301,6 +291,22 @@ final class ClusterStore: Sendable {
                 }
                 sendAll(follow, on: client, completion: completion)
             }
+        }
+    }
+
+    /// The index entries a new document of `device` needs: an activity's or alarm's id, or a new
+    /// device in the device set with its key's hash.
+    static func indexWrites(of document: DocumentWrite, device: String) -> [RedisCommand] {
+        switch document.kind {
+        case .activity: return [RedisCommand(["SET", ClusterKeys.activity(document.id), device], idempotent: true)]
+        case .alarm: return [RedisCommand(["SET", ClusterKeys.alarm(document.id), device], idempotent: true)]
+        case .device:
+            var writes = [RedisCommand(["SADD", ClusterKeys.devices, device], idempotent: true)]
+            if let keyHash = document.body?["keyHash"]?.stringValue {
+                writes.append(RedisCommand(["SET", ClusterKeys.deviceKey(keyHash), device], idempotent: true))
+            }
+            return writes
+        case .channel: return []
         }
     }
 
@@ -514,7 +520,8 @@ extension ClusterStore {
                 Result { () throws(StoreError) in
                     var emulator = try self.emulator(for: record, now: now)
                     let loaded = Loaded(
-                        record: record, tokens: Set(emulator.tokenBursts.map(\.token)),
+                        record: record,
+                        bursts: Dictionary(emulator.tokenBursts.map { ($0.token, $0.bucket) }) { first, _ in first },
                         deadline: emulator.nextDeadline())
                     return (emulator, loaded)
                 }
