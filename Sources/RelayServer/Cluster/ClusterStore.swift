@@ -38,6 +38,12 @@ final class ClusterStore: Sendable {
     /// loop that started it, so the node's own commands for a device never race each other.
     private let deviceQueues = Mutex(DeviceQueues())
     let readers = Mutex<[ObjectIdentifier: RedisStreamReader]>([:])
+    /// Index keys (token, activity, alarm) → the device they were found to belong to. An index
+    /// entry never changes once written (a token, activity or alarm stays on its device), so a
+    /// push to a known token skips the lookup. Emptied when it reaches `maxRememberedOwners`.
+    private let owners = Mutex<[String: String]>([:])
+    /// Most index entries a node remembers.
+    static let maxRememberedOwners = 200_000
     /// True while the ticker's sweep of due transitions runs (one at a time per node).
     let sweeping = Atomic<Bool>(false)
 
@@ -112,7 +118,14 @@ final class ClusterStore: Sendable {
         case .activity(let id): key = ClusterKeys.activity(id)
         case .alarm(let id): key = ClusterKeys.alarm(id)
         }
-        client.send(RedisCommand(["GET", key], idempotent: true)) { result in
+        if let device = owners.withLock({ $0[key] }) { return completion(.success(device)) }
+        client.send(RedisCommand(["GET", key], idempotent: true)) { [self] result in
+            if case .success(let value) = result, let device = value.string {
+                self.owners.withLock { owners in
+                    if owners.count >= Self.maxRememberedOwners { owners.removeAll(keepingCapacity: true) }
+                    owners[key] = device
+                }
+            }
             completion(result.map { $0.string }.mapError(Self.storeError))
         }
     }
