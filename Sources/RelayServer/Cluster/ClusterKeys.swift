@@ -24,6 +24,12 @@ enum ClusterKeys {
     static let clock = "{relay}:clock"
     /// Records of refused pushes that name no known device, newest first.
     static let orphanPushes = "{relay}:log"
+    /// The fleet feed: every device's events and the clock's, entry ids `0-<n>`.
+    static let feed = "{relay}:feed"
+    /// The number of the feed's last entry.
+    static let feedNumber = "{relay}:feedseq"
+    /// Device id → the number (in the device's sequence) of its last event in the feed.
+    static let fed = "{relay}:fed"
 
     /// The hash field of a document.
     static func documentField(kind: String, id: String) -> String { "doc:\(kind):\(id)" }

@@ -16,6 +16,9 @@ public struct ClusterSettings: Sendable, Hashable {
     package var replicas = 0
     /// Milliseconds `WAIT` may take before the request fails (from `durability.replicaTimeout`).
     package var replicaTimeoutMs = 2000
+    /// Whether every event is also appended to the fleet feed (`fleetStream`), which serves
+    /// streams that name no device; off, such streams are refused and a push costs one script less.
+    package var fleetStream = true
 
     /// Most seeds accepted.
     static let maxSeeds = 64
@@ -25,7 +28,7 @@ public struct ClusterSettings: Sendable, Hashable {
     package init(seeds: [String]) { self.seeds = seeds }
 
     /// The `store.redisCluster` object's keys.
-    static let keys: Set<String> = ["seeds", "user", "password"]
+    static let keys: Set<String> = ["seeds", "user", "password", "fleetStream"]
 
     /// Reads `store.redisCluster`.
     init(fields: ConfigFields) throws(JSONFieldError) {
@@ -44,6 +47,7 @@ public struct ClusterSettings: Sendable, Hashable {
         user = try fields.string("user")
         password = try fields.string("password")
         if user != nil && password == nil { throw fields.error("password", "is needed with user") }
+        fleetStream = try fields.bool("fleetStream") ?? true
     }
 
     /// The seeds of `--redis-cluster host:port,host:port`, or nil when one is malformed.

@@ -91,8 +91,17 @@ extension ClusterStore {
                         return changeClock(on: loop, change, completion: completion)
                     }
                     let json = clock.json
-                    sweep(on: loop) { swept in
-                        completion(swept.map { _ in json }.mapError { .store($0) })
+                    let event = RelayEvent(type: .clock, at: clock.now(), subjectKey: "clock", subject: json)
+                    let fed = FeedEvent(
+                        device: "", seq: 0, type: event.type.rawValue,
+                        data: String(decoding: event.data.serialized(), as: UTF8.self), bundleId: "", activityId: "",
+                        alarmId: "")
+                    // What fell due is applied first, then the change is announced, as on one node.
+                    sweep(on: loop) { [self] swept in
+                        if case .failure(let error) = swept { return completion(.failure(.store(error))) }
+                        feed([fed], on: client) { outcome in
+                            completion(outcome.map { _ in json }.mapError { .store($0) })
+                        }
                     }
                 }
             }

@@ -246,11 +246,13 @@ final class ClusterStore: Sendable {
             ]
         }
         var eventArguments: [String] = []
+        var feedEvents: [FeedEvent] = []
         for (event, data) in zip(effects.events, serialized.events) {
-            eventArguments += [
-                "0-\(event.seq)", event.type.rawValue, String(decoding: data, as: UTF8.self), event.bundleId ?? "",
-                event.activityId ?? "", event.alarmId ?? "",
-            ]
+            let fed = FeedEvent(
+                device: device, seq: event.seq, type: event.type.rawValue, data: String(decoding: data, as: UTF8.self),
+                bundleId: event.bundleId ?? "", activityId: event.activityId ?? "", alarmId: event.alarmId ?? "")
+            eventArguments += ["0-\(event.seq)", fed.type, fed.data, fed.bundleId, fed.activityId, fed.alarmId]
+            feedEvents.append(fed)
         }
         let records = serialized.pushRecords.map { String(decoding: $0, as: UTF8.self) }
         var arguments = [
@@ -302,7 +304,21 @@ final class ClusterStore: Sendable {
                             ],
                             key: Array(ClusterKeys.device(device).utf8), idempotent: true))
                 }
-                sendAll(follow, on: client, completion: completion)
+                // The feed goes out with the follow-ups; the answer waits for both.
+                let tally = LoopTally(2)
+                let joined: (StoreError?) -> Void = { error in
+                    if tally.record(error) { completion(tally.failure.map { .failure(.failed($0)) } ?? .success(())) }
+                }
+                sendAll(follow, on: client) { outcome in
+                    if case .failure(let failure) = outcome, case .failed(let error) = failure {
+                        joined(error)
+                    } else {
+                        joined(nil)
+                    }
+                }
+                feed(feedEvents, on: client) { fed in
+                    if case .failure(let error) = fed { joined(error) } else { joined(nil) }
+                }
             }
         }
     }

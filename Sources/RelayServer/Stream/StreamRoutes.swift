@@ -79,12 +79,19 @@ package struct StreamRoutes: RouteGroup {
         case .success(let limited): filter = limited
         case .failure(let error): return .full(error.response)
         }
-        if service.cluster != nil {
-            guard filter.deviceId != nil else {
+        if let cluster = service.cluster, filter.deviceId == nil {
+            guard cluster.settings.fleetStream else {
                 return .full(
                     StreamError(
                         400, "invalidRequest",
-                        "cluster mode streams one device's events: add deviceId= (each device's events have ids of their own)"
+                        "this cluster keeps no fleet feed (store.redisCluster.fleetStream is false): add deviceId="
+                    ).response)
+            }
+            guard query.start != .snapshot else {
+                return .full(
+                    StreamError(
+                        501, "notInClusterMode",
+                        "in cluster mode snapshot=true needs deviceId= (a snapshot of the whole fleet is not served)"
                     ).response)
             }
         }
@@ -92,7 +99,7 @@ package struct StreamRoutes: RouteGroup {
     }
 
     /// The `200` that opens the stream: live events from the hub, or in cluster mode from the
-    /// device's stream in Redis.
+    /// device's stream in Redis, or the fleet feed when no device is named.
     private func streamResponse(_ request: ServerRequest, query: StreamQuery, filter: EventFilter) -> ServerResponse {
         var headers = HTTPHeaders()
         headers.add("content-type", "text/event-stream")
@@ -118,11 +125,15 @@ package struct StreamRoutes: RouteGroup {
                 }
             }
             heartbeat.add(stream)
-            if let cluster, let device = streamFilter.deviceId {
+            if let cluster {
                 let after: UInt64? = if case .after(let id) = start { id } else { nil }
-                cluster.subscribe(
-                    stream, device: device, filter: streamFilter, after: after, snapshot: start == .snapshot,
-                    preamble: Self.preamble)
+                if let device = streamFilter.deviceId {
+                    cluster.subscribe(
+                        stream, device: device, filter: streamFilter, after: after, snapshot: start == .snapshot,
+                        preamble: Self.preamble)
+                } else {
+                    cluster.subscribeFleet(stream, filter: streamFilter, after: after, preamble: Self.preamble)
+                }
             } else {
                 hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)
             }

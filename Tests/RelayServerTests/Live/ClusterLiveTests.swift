@@ -86,16 +86,19 @@ final class ClusterLiveTests: XCTestCase {
         )
     }
 
-    /// `GET /v1/stream?deviceId=` on `node` with curl for `seconds` (from `lastEventID` when given).
+    /// `GET /v1/stream?deviceId=` on `node` with curl for `seconds` (from `lastEventID` when given);
+    /// the whole fleet's stream when `device` is nil.
     private func subscribe(
-        _ node: KillableRelay, device: String, seconds: Int, lastEventID: String? = nil, snapshot: Bool = false
+        _ node: KillableRelay, device: String?, seconds: Int, lastEventID: String? = nil, snapshot: Bool = false
     ) throws -> ChildProcess {
-        try ChildProcess(
+        var query = device.map { ["deviceId=\($0)"] } ?? []
+        if snapshot { query.append("snapshot=true") }
+        return try ChildProcess(
             [
                 "curl", "-sN", "--http1.1", "--max-time", String(seconds), "--cacert", node.ca, "-H",
                 "authorization: Bearer \(node.admin)",
             ] + (lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? [])
-                + ["https://localhost:\(node.port)/v1/stream?deviceId=\(device)" + (snapshot ? "&snapshot=true" : "")])
+                + ["https://localhost:\(node.port)/v1/stream?" + query.joined(separator: "&")])
     }
 
     /// The events in an SSE body: id, type and data of each.
@@ -179,7 +182,11 @@ final class ClusterLiveTests: XCTestCase {
 
     func testClockAdvanceOnOneNodeEndsActivitiesEverywhereWithOneEvent() throws {
         let (a, b, c) = try startNodes(rules: "{}")
+        // The fleet's stream on node B, from now; then two devices start activities on A and C.
+        let fleet = try subscribe(b, device: nil, seconds: 10)
+        Thread.sleep(forTimeInterval: 2)
         let (device, activity, _) = try startActivity(on: a)
+        let (_, other, _) = try startActivity(on: c)
         let moved = try c.api.expect(200, "POST", "/v1/clock", json: ["advanceBy": .int(9 * 3600)])
         XCTAssertNotNil(moved["now"]?.doubleValue)
         for node in [a, b] {
@@ -191,6 +198,28 @@ final class ClusterLiveTests: XCTestCase {
         let types = try storedEvents(device: device)
         XCTAssertEqual(types.filter { $0 == "activity.ended" }.count, 1, "\(types)")
         XCTAssertEqual(types.first, "activity.started")
+
+        // The fleet's stream saw both devices' activities start and end, each once, then the
+        // clock change; its ids only increase.
+        let streamed = events(try fleet.wait(timeout: 30).stdout)
+        let ids = streamed.compactMap { UInt64($0.id) }
+        XCTAssertEqual(ids.count, streamed.count)
+        XCTAssertEqual(ids, ids.sorted())
+        XCTAssertEqual(Set(ids).count, ids.count)
+        for id in [activity, other] {
+            let own = streamed.filter { (try? JSONValue(parsing: $0.data))?["activity"]?["id"]?.stringValue == id }
+            XCTAssertEqual(own.filter { $0.type == "activity.started" }.count, 1, "\(streamed)")
+            XCTAssertEqual(own.filter { $0.type == "activity.ended" }.count, 1, "\(streamed)")
+        }
+        let clockEvent = try XCTUnwrap(streamed.lastIndex { $0.type == "clock" }, "\(streamed.map(\.type))")
+        XCTAssertGreaterThan(clockEvent, try XCTUnwrap(streamed.lastIndex { $0.type == "activity.ended" }))
+        // Resuming the fleet's stream on node A after the first event gives the rest, the same ids.
+        let resumed = events(
+            try subscribe(a, device: nil, seconds: 3, lastEventID: streamed[0].id).wait(timeout: 30).stdout)
+        XCTAssertEqual(resumed.map(\.id), streamed.dropFirst().map(\.id))
+        // A snapshot of the whole fleet is not served in cluster mode.
+        XCTAssertEqual(
+            try c.api.expect(501, "GET", "/v1/stream?snapshot=true")["error"]?.stringValue, "notInClusterMode")
     }
 
     func testPriorityTenBudgetSpentThroughOneNodeIsSpentOnAnother() throws {
