@@ -191,7 +191,7 @@ public struct DeviceEmulator: Sendable {
         if alarm.removedAt != nil {
             alarms[alarm.id] = nil
             deadlines.schedule(.alarm(alarm.id), at: nil)
-            effects.write(.deletion(kind: .alarm, id: alarm.id))
+            effects.write(.deletion(kind: .alarm, id: alarm.id, deviceId: alarm.deviceId))
             return
         }
         alarms[alarm.id] = alarm

@@ -94,9 +94,9 @@ public struct DocumentWrite: Sendable, Hashable {
             source: body.isNull ? nil : .json(body))
     }
 
-    /// The write that deletes document `id` of `kind`.
-    package static func deletion(kind: DocumentKind, id: String) -> DocumentWrite {
-        DocumentWrite(kind: kind, id: id, source: nil)
+    /// The write that deletes document `id` of `kind`, which belonged to `deviceId` (if to a device).
+    package static func deletion(kind: DocumentKind, id: String, deviceId: String? = nil) -> DocumentWrite {
+        DocumentWrite(kind: kind, id: id, deviceId: deviceId, source: nil)
     }
 
     /// A write whose body is built from `source` when read.

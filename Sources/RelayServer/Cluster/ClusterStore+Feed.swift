@@ -135,9 +135,12 @@ extension ClusterStore {
     }
 
     /// Serves `stream` the fleet's events from the feed, filtered by `filter`: after feed entry
-    /// `lastEventID` when resuming, else from now. An event's id is its number in the feed, so
-    /// ids only increase and `Last-Event-ID` resumes on any node.
-    func subscribeFleet(_ stream: ResponseStream, filter: EventFilter, after lastEventID: UInt64?, preamble: [UInt8]) {
+    /// `lastEventID` when resuming, else after a `snapshot` event of the fleet when `snapshot` is
+    /// set, otherwise from now. An event's id is its number in the feed, so ids only increase and
+    /// `Last-Event-ID` resumes on any node.
+    func subscribeFleet(
+        _ stream: ResponseStream, filter: EventFilter, after lastEventID: UInt64?, snapshot: Bool, preamble: [UInt8]
+    ) {
         let loop = stream.loop
         loop.execute { [self] in
             stream.sendOnLoop(preamble)
@@ -153,12 +156,92 @@ extension ClusterStore {
                     }
                     if !bytes.isEmpty { stream.sendOnLoop(bytes) }
                 }
-                stream.onEnd { _ in loop.execute { reader.unwatch(watch) } }
+                // Counted once it follows its stream, so an event committed after the count
+                // shows reaches it.
+                subscribers.add(1, ordering: .relaxed)
+                stream.onEnd { [self] _ in
+                    subscribers.subtract(1, ordering: .relaxed)
+                    loop.execute { reader.unwatch(watch) }
+                }
             }
             if let lastEventID { return follow(lastEventID) }
-            client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) { result in
-                follow((try? result.get())?.string.flatMap { UInt64($0) } ?? 0)
+            client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) { [self] result in
+                let position = (try? result.get())?.string.flatMap { UInt64($0) } ?? 0
+                guard snapshot else { return follow(position) }
+                snapshotFleet(filter: filter, at: position, on: loop) { outcome in
+                    switch outcome {
+                    case .failure(let error):
+                        RelayLog.error("stream.snapshot", ["device": "-", "error": error.description])
+                        stream.finish()
+                    case .success(let members):
+                        var members = members
+                        members["seq"] = .int(Int64(clamping: position))
+                        members["type"] = .string(RelayEventType.snapshot.rawValue)
+                        stream.sendOnLoop(
+                            SSEEncoder.encode(
+                                id: String(position), event: RelayEventType.snapshot.rawValue,
+                                data: JSONValue.object(members).serialized()))
+                        follow(position)
+                    }
+                }
             }
         }
+    }
+
+    /// The snapshot of every device's state that `filter` matches, read after the feed stood at
+    /// `position`: it holds at least what the feed holds up to there, and an event after it may
+    /// already be in it (applying it again changes nothing a renderer shows).
+    private func snapshotFleet(
+        filter: EventFilter, at position: UInt64, on loop: EventLoop,
+        completion: @escaping @Sendable (Result<JSONObject, StoreError>) -> Void
+    ) {
+        let clockJSON = clock.json
+        client(on: loop).send(RedisCommand(["SMEMBERS", ClusterKeys.devices], idempotent: true)) { [self] result in
+            let devices: [String]
+            switch result {
+            case .failure(let error): return completion(.failure(Self.storeError(error)))
+            case .success(let value): devices = (value.elements ?? []).compactMap(\.string)
+            }
+            let parts = LoopCollector<([LiveActivity], [Alarm])>(devices.count)
+            let finish: @Sendable () -> Void = {
+                if let failure = parts.failure { return completion(.failure(failure)) }
+                let activities = parts.values.flatMap(\.0).sorted(by: StreamSnapshot.startOrder)
+                let alarms = parts.values.flatMap(\.1).sorted { $0.id < $1.id }
+                completion(
+                    .success(
+                        StreamSnapshot.members(activities: activities, alarms: alarms, filter: filter, clock: clockJSON)
+                    ))
+            }
+            guard !devices.isEmpty else { return finish() }
+            for device in devices {
+                read(
+                    in: .device(device), on: loop,
+                    { emulator in (StreamSnapshot.activities(emulator, filter), StreamSnapshot.alarms(emulator, filter))
+                    }
+                ) { outcome in
+                    if parts.record(outcome) { finish() }
+                }
+            }
+        }
+    }
+}
+
+/// Answers of reads sent together from one loop: keeps the values and the first failure, and
+/// says when the last one arrived.
+final class LoopCollector<Value>: @unchecked Sendable {  // Sendable: created and used on one event loop only.
+    private var pending: Int
+    private(set) var values: [Value] = []
+    private(set) var failure: StoreError?
+
+    init(_ count: Int) { pending = count }
+
+    /// Records one answer; true when it was the last one.
+    func record(_ outcome: Result<Value, StoreError>) -> Bool {
+        switch outcome {
+        case .success(let value): values.append(value)
+        case .failure(let error): if failure == nil { failure = error }
+        }
+        pending -= 1
+        return pending == 0
     }
 }

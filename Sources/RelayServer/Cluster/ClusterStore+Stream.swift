@@ -42,7 +42,13 @@ extension ClusterStore {
                     }
                     if !bytes.isEmpty { stream.sendOnLoop(bytes) }
                 }
-                stream.onEnd { _ in loop.execute { reader.unwatch(watch) } }
+                // Counted once it follows its stream, so an event committed after the count
+                // shows reaches it.
+                subscribers.add(1, ordering: .relaxed)
+                stream.onEnd { [self] _ in
+                    subscribers.subtract(1, ordering: .relaxed)
+                    loop.execute { reader.unwatch(watch) }
+                }
             }
             if let lastEventID { return follow(lastEventID) }
             if snapshot {

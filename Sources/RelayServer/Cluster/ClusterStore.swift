@@ -46,6 +46,8 @@ final class ClusterStore: Sendable {
     static let maxRememberedOwners = 200_000
     /// True while the ticker's sweep of due transitions runs (one at a time per node).
     let sweeping = Atomic<Bool>(false)
+    /// Streams this node serves from Redis, once each follows its stream.
+    let subscribers = Atomic<Int>(0)
 
     /// Most times a command reruns after losing a race for its device before it fails.
     static let maxAttempts = 16

@@ -125,7 +125,7 @@ extension RelayMetrics {
 
     private func renderStream(_ page: inout MetricsText, service: RelayService) {
         page.family("relay_stream_subscribers", "gauge", "Event-stream subscribers connected.")
-        page.sample("relay_stream_subscribers", [], UInt64(service.hub.subscriberCount))
+        page.sample("relay_stream_subscribers", [], UInt64(service.subscriberCount))
         page.family("relay_stream_lag_bytes", "gauge", "Bytes queued to event-stream subscribers, not yet sent.")
         page.sample("relay_stream_lag_bytes", [], UInt64(service.hub.queuedBytes))
     }

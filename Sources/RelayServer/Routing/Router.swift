@@ -77,7 +77,7 @@ package struct HealthRoutes: RouteGroup {
         let statistics = writer.currentStatistics
         let body: JSONValue = [
             "status": "ok", "clock": service.clock.json, "protocol": .string(request.context.httpVersion),
-            "subscribers": .int(Int64(service.hub.subscriberCount)),
+            "subscribers": .int(Int64(service.subscriberCount)),
             "store": [
                 "sync": .string(writer.durability.description), "commits": .int(Int64(statistics.commits)),
                 "syncs": .int(Int64(statistics.syncs)), "syncFailures": .int(Int64(statistics.syncFailures)),

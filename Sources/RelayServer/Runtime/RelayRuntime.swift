@@ -183,7 +183,7 @@ public final class RelayRuntime: Sendable {
         _ = server.waitUntilClosed(timeout: gracePeriod + 1)
         _ = healthServer?.waitUntilClosed(timeout: 1)
         _ = metricsServer?.waitUntilClosed(timeout: 1)
-        service.cluster?.shutdown()
+        service.shutdownCluster()
         group.shutdown()
         service.store.writer.flush()
         let statistics = service.store.writer.currentStatistics

@@ -248,7 +248,7 @@ public final class RelayService: Sendable {
     /// Runs `command` on the device `scope` names and commits what it changed: in cluster mode
     /// by loading the device from Redis (`ClusterStore`), otherwise as `perform(_:completion:)`.
     /// In cluster mode it must be called on an event loop, where `completion` runs too.
-    func perform<T: Sendable>(
+    package func perform<T: Sendable>(
         in scope: StateScope, _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
@@ -259,7 +259,7 @@ public final class RelayService: Sendable {
 
     /// Answers `query` over the device `scope` names: at once from the emulator, or in cluster
     /// mode once the device is loaded from Redis (on the caller's loop).
-    func read<T: Sendable>(
+    package func read<T: Sendable>(
         in scope: StateScope, _ query: @escaping @Sendable (DeviceEmulator) -> T,
         completion: @escaping @Sendable (Result<T, StoreError>) -> Void
     ) {
@@ -271,6 +271,15 @@ public final class RelayService: Sendable {
     /// Cluster mode serves commands from event loops, where each has its Redis client.
     static let offLoop = StoreError(
         operation: "cluster", code: 0, message: "cluster mode runs commands on event loops only")
+
+    /// Closes cluster mode's Redis connections (each on its loop); nothing to do with SQLite.
+    package func shutdownCluster() { cluster?.shutdown() }
+
+    /// Event-stream subscribers this node serves: the hub's, and in cluster mode those that
+    /// follow Redis Streams.
+    package var subscriberCount: Int {
+        hub.subscriberCount + (cluster?.subscribers.load(ordering: .relaxed) ?? 0)
+    }
 
     /// Reads the emulator's state under the lock (no persistence).
     package func read<T>(_ query: (DeviceEmulator) throws -> T) rethrows -> T {

@@ -87,13 +87,6 @@ package struct StreamRoutes: RouteGroup {
                         "this cluster keeps no fleet feed (store.redisCluster.fleetStream is false): add deviceId="
                     ).response)
             }
-            guard query.start != .snapshot else {
-                return .full(
-                    StreamError(
-                        501, "notInClusterMode",
-                        "in cluster mode snapshot=true needs deviceId= (a snapshot of the whole fleet is not served)"
-                    ).response)
-            }
         }
         return streamResponse(request, query: query, filter: filter)
     }
@@ -132,7 +125,9 @@ package struct StreamRoutes: RouteGroup {
                         stream, device: device, filter: streamFilter, after: after, snapshot: start == .snapshot,
                         preamble: Self.preamble)
                 } else {
-                    cluster.subscribeFleet(stream, filter: streamFilter, after: after, preamble: Self.preamble)
+                    cluster.subscribeFleet(
+                        stream, filter: streamFilter, after: after, snapshot: start == .snapshot,
+                        preamble: Self.preamble)
                 }
             } else {
                 hub.subscribe(stream, filter: streamFilter, from: start, preamble: Self.preamble)

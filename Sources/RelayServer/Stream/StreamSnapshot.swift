@@ -14,13 +14,25 @@ enum StreamSnapshot {
 
     /// The snapshot of `emulator`'s state that `filter` matches, with `clock` (the clock's JSON).
     static func of(_ emulator: DeviceEmulator, filter: EventFilter, clock: JSONValue) -> EventHub.Snapshot {
+        EventHub.Snapshot(
+            seq: emulator.nextSeq - 1,
+            members: members(
+                activities: activities(emulator, filter), alarms: alarms(emulator, filter), filter: filter,
+                clock: clock))
+    }
+
+    /// The snapshot's members for `activities` and `alarms` (each in its order, already matched
+    /// to `filter`), which may come from several devices' emulators (cluster mode).
+    static func members(activities: [LiveActivity], alarms: [Alarm], filter: EventFilter, clock: JSONValue)
+        -> JSONObject
+    {
         var members: JSONObject = [
             "at": clock["now"] ?? .null, "clock": clock,
-            "activities": .array(wantsActivities(filter) ? activities(emulator, filter).map(\.json) : []),
-            "alarms": .array(wantsAlarms(filter) ? alarms(emulator, filter).map(\.json) : []),
+            "activities": .array(wantsActivities(filter) ? activities.map(\.json) : []),
+            "alarms": .array(wantsAlarms(filter) ? alarms.map(\.json) : []),
         ]
         if let deviceId = filter.deviceId { members["deviceId"] = .string(deviceId) }
-        return EventHub.Snapshot(seq: emulator.nextSeq - 1, members: members)
+        return members
     }
 
     /// Activities on screen (dismissed ones have left it) that `filter` matches, oldest first.
@@ -31,7 +43,12 @@ enum StreamSnapshot {
                 && (filter.bundleId.map { $0 == activity.bundleId } ?? true)
                 && (filter.activityId.map { $0 == activity.id } ?? true)
         }
-        .sorted { ($0.startedAt, $0.id) < ($1.startedAt, $1.id) }
+        .sorted(by: startOrder)
+    }
+
+    /// Oldest first, by start time then id.
+    static func startOrder(_ first: LiveActivity, _ second: LiveActivity) -> Bool {
+        (first.startedAt, first.id) < (second.startedAt, second.id)
     }
 
     /// Alarms that `filter` matches, by id.

@@ -2,6 +2,8 @@ import Foundation
 import RelayCore
 import RelayHTTP
 import RelayJSON
+import RelayNet
+import RelayRedis
 import RelayServer
 import XCTest
 
@@ -15,6 +17,9 @@ final class AppAPIHarness {
     let router: Router
     let directory: URL
     private let ownsDirectory: Bool
+    /// In cluster mode (`StoreUnderTest`), the loop requests are handled on (cluster mode serves
+    /// them from event loops only); nil on SQLite.
+    private let driver: EventLoop?
 
     /// A response as a test reads it.
     struct Reply {
@@ -34,9 +39,12 @@ final class AppAPIHarness {
             .appendingPathComponent("app-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
+        let fresh = !FileManager.default.fileExists(atPath: directory.appendingPathComponent("relay.sqlite").path)
+        let cluster = try StoreUnderTest.cluster(emptied: fresh)
+        driver = cluster == nil ? nil : try EventLoop(name: "app-api-driver")
         service = try RelayService.open(
             path: directory.appendingPathComponent("relay.sqlite").path, rules: .defaults, clockMode: clock,
-            ids: SecureIdentifiers())
+            ids: SecureIdentifiers(), cluster: cluster)
         router = Router(
             groups: DefaultRoutes.all(
                 service: service,
@@ -44,6 +52,16 @@ final class AppAPIHarness {
     }
 
     func close() {
+        if let driver {
+            let service = service
+            let done = DispatchSemaphore(value: 0)
+            driver.execute {
+                service.shutdownCluster()
+                done.signal()
+            }
+            done.wait()
+            driver.stop()
+        }
         service.store.writer.flush()
         service.store.close()
         if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
@@ -61,9 +79,13 @@ final class AppAPIHarness {
         let request = HTTPRequest(
             method: method, path: path, query: query, headers: fields, body: body ?? json?.serialized() ?? [])
         let box = ReplyBox()
-        router.handle(ServerRequest(request: request, context: ConnectionContext(), bodyTooLarge: bodyTooLarge)) {
-            box.put($0)
+        let router = router
+        let handle: @Sendable () -> Void = {
+            router.handle(ServerRequest(request: request, context: ConnectionContext(), bodyTooLarge: bodyTooLarge)) {
+                box.put($0)
+            }
         }
+        if let driver { driver.execute(handle) } else { handle() }
         guard let response = box.wait() else {
             XCTFail("no answer to \(method) \(target)", file: file, line: line)
             return Reply(status: 0, headers: HTTPHeaders(), json: .null)
@@ -116,10 +138,32 @@ final class AppAPIHarness {
     /// The clock's current time.
     var now: UnixSeconds { service.clock.now() }
 
-    /// Every stored event after `seq`, oldest first.
+    /// Every stored event after `seq`, oldest first: from the SQLite event log, or in cluster mode
+    /// from the fleet feed, whose entry numbers play the part of the log's sequence numbers.
     func events(after seq: Int64 = 0) throws -> [StoredEventView] {
-        try service.store.reader.events(after: seq, limit: 10_000).map {
-            StoredEventView(seq: $0.seq, type: $0.type, at: $0.at, activityId: $0.activityId, alarmId: $0.alarmId)
+        guard let driver, let seeds = StoreUnderTest.clusterSeeds else {
+            return try service.store.reader.events(after: seq, limit: 10_000).map {
+                StoredEventView(seq: $0.seq, type: $0.type, at: $0.at, activityId: $0.activityId, alarmId: $0.alarmId)
+            }
+        }
+        let client = RedisClusterClient(options: .init(seeds: seeds), loop: driver)
+        defer {
+            let done = DispatchSemaphore(value: 0)
+            driver.execute {
+                client.shutdown()
+                done.signal()
+            }
+            done.wait()
+        }
+        let reply = try client.call(RedisCommand(["XRANGE", "{relay}:feed", "0-\(seq + 1)", "+"]))
+        return try StreamReply.entries(reply, maxEntries: 10_000).map { entry in
+            func text(_ field: String) -> String? {
+                entry.value(of: field).map { String(decoding: $0, as: UTF8.self) }.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            let data = try JSONValue(parsing: entry.value(of: "d") ?? [])
+            return StoredEventView(
+                seq: Int64(entry.id.sequence), type: text("t") ?? "", at: data["at"]?.doubleValue ?? .nan,
+                activityId: text("a"), alarmId: text("l"))
         }
     }
 

@@ -217,9 +217,14 @@ final class ClusterLiveTests: XCTestCase {
         let resumed = events(
             try subscribe(a, device: nil, seconds: 3, lastEventID: streamed[0].id).wait(timeout: 30).stdout)
         XCTAssertEqual(resumed.map(\.id), streamed.dropFirst().map(\.id))
-        // A snapshot of the whole fleet is not served in cluster mode.
-        XCTAssertEqual(
-            try c.api.expect(501, "GET", "/v1/stream?snapshot=true")["error"]?.stringValue, "notInClusterMode")
+        // A snapshot of the whole fleet on node C: both activities, at the feed's last event.
+        let fresh = events(try subscribe(c, device: nil, seconds: 3, snapshot: true).wait(timeout: 30).stdout)
+        let snapshot = try XCTUnwrap(fresh.first, "\(fresh)")
+        XCTAssertEqual(snapshot.type, "snapshot")
+        XCTAssertEqual(snapshot.id, streamed.last?.id)
+        let shown = try JSONValue(parsing: snapshot.data)["activities"]?.arrayValue ?? []
+        XCTAssertEqual(Set(shown.compactMap { $0["id"]?.stringValue }), [activity, other])
+        XCTAssertTrue(shown.allSatisfy { $0["state"]?.stringValue == "ended" }, "\(shown)")
     }
 
     func testPriorityTenBudgetSpentThroughOneNodeIsSpentOnAnother() throws {

@@ -25,15 +25,15 @@ final class AlarmCountdownEventTests: XCTestCase {
             "deviceId": .string(device.id), "bundleId": "com.example.tea", "countdownDuration": ["preAlert": 300],
             "presentation": ["alert": ["title": "Tea is ready"], "countdown": ["title": "Steeping"]],
         ]
-        let alarmID = try relay.perform { emulator, now throws(EmulatorError) in
+        let alarmID = try relay.perform(in: .device(device.id)) { emulator, now throws(EmulatorError) in
             try emulator.scheduleAlarm(body: body, at: now).id
         }
         try relay.advanceClock(by: 100)
-        _ = try relay.perform { emulator, now throws(EmulatorError) in
+        _ = try relay.perform(in: .alarm(alarmID)) { emulator, now throws(EmulatorError) in
             try emulator.operateAlarm(id: alarmID, .pause, at: now)
         }
         try relay.advanceClock(by: 50)
-        _ = try relay.perform { emulator, now throws(EmulatorError) in
+        _ = try relay.perform(in: .alarm(alarmID)) { emulator, now throws(EmulatorError) in
             try emulator.operateAlarm(id: alarmID, .resume, at: now)
         }
         try relay.advanceClock(by: 200)  // fires

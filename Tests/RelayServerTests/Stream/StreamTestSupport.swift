@@ -10,25 +10,31 @@ import XCTest
 /// Drives a `LiveRelay`'s state directly (as the app API would) and reads its event stream with
 /// the RelayNet TLS client, for the stream tests.
 extension LiveRelay {
-    /// Runs `command` through the service and waits for its commit (and so its publication).
+    /// Runs `command` through the service on the device `scope` names (which only cluster mode
+    /// needs) and waits for its commit (and so its publication).
     @discardableResult
-    func perform<T: Sendable>(_ command: @escaping (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T)
-        throws -> T
-    {
+    func perform<T: Sendable>(
+        in scope: StateScope = .none,
+        _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T
+    ) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        runtime.service.perform(
-            { emulator, now in
-                do throws(EmulatorError) {
-                    return Result<T, EmulatorError>.success(try command(&emulator, now))
-                } catch {
-                    return .failure(error)
-                }
-            },
-            completion: { outcome in
-                box.set(outcome)
-                done.signal()
-            })
+        let service = runtime.service
+        drive {
+            service.perform(
+                in: scope,
+                { emulator, now in
+                    do throws(EmulatorError) {
+                        return Result<T, EmulatorError>.success(try command(&emulator, now))
+                    } catch {
+                        return .failure(error)
+                    }
+                },
+                completion: { outcome in
+                    box.set(outcome)
+                    done.signal()
+                })
+        }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "commit timed out")
         return try box.get()
     }
@@ -49,13 +55,15 @@ extension LiveRelay {
             "deviceId": .string(deviceId), "bundleId": .string(bundleId), "attributesType": "DeliveryAttributes",
             "attributes": ["order": "A1"], "contentState": state,
         ]
-        return try perform { emulator, now throws(EmulatorError) in try emulator.startActivity(body: body, at: now).id }
+        return try perform(in: .device(deviceId)) { emulator, now throws(EmulatorError) in
+            try emulator.startActivity(body: body, at: now).id
+        }
     }
 
     /// Applies `count` app updates to activity `id` in one commit (`step` 1...count, `padding` bytes of filler).
     func updateActivity(_ id: String, count: Int, from first: Int = 1, padding: Int = 0) throws {
         let filler = String(repeating: "x", count: padding)
-        try perform { emulator, now throws(EmulatorError) in
+        try perform(in: .activity(id)) { emulator, now throws(EmulatorError) in
             for step in first..<(first + count) {
                 _ = try emulator.updateActivity(
                     id: id, body: ["contentState": ["step": .int(Int64(step)), "filler": .string(filler)]], at: now)
@@ -91,8 +99,8 @@ extension LiveRelay {
     /// Waits until the hub has `count` subscribers.
     func waitForSubscribers(_ count: Int, timeout: Double = 20, file: StaticString = #filePath, line: UInt = #line) {
         let deadline = Date().addingTimeInterval(timeout)
-        while runtime.service.hub.subscriberCount != count, Date() < deadline { usleep(5_000) }
-        XCTAssertEqual(runtime.service.hub.subscriberCount, count, "subscribers", file: file, line: line)
+        while runtime.service.subscriberCount != count, Date() < deadline { usleep(5_000) }
+        XCTAssertEqual(runtime.service.subscriberCount, count, "subscribers", file: file, line: line)
     }
 }
 
@@ -164,12 +172,15 @@ extension LiveRelay {
     func advanceClock(by seconds: Double) throws {
         let done = DispatchSemaphore(value: 0)
         let failed = ResultBox<Bool>()
-        runtime.service.changeClock(
-            { clock, real throws(ClockError) in try clock.advance(by: seconds, real: real) },
-            completion: { outcome in
-                if case .failure = outcome { failed.set(.success(.success(true))) }
-                done.signal()
-            })
+        let service = runtime.service
+        drive {
+            service.changeClock(
+                { clock, real throws(ClockError) in try clock.advance(by: seconds, real: real) },
+                completion: { outcome in
+                    if case .failure = outcome { failed.set(.success(.success(true))) }
+                    done.signal()
+                })
+        }
         XCTAssertEqual(done.wait(timeout: .now() + 30), .success, "clock change timed out")
         XCTAssertNil(try? failed.get(), "clock change failed")
     }

@@ -32,14 +32,14 @@ final class WatchCommandTests: XCTestCase {
             "attributes": ["order": "A1"], "contentState": ["eta": "12:30", "step": 3],
             "staleDate": .number(start + 1800),
         ]
-        let activity = try relay.perform { emulator, now throws(EmulatorError) in
+        let activity = try relay.perform(in: .device(device.id)) { emulator, now throws(EmulatorError) in
             try emulator.startActivity(body: body, at: now).id
         }
         let alarmBody: JSONValue = [
             "deviceId": .string(device.id), "bundleId": "com.example.tea", "countdownDuration": ["preAlert": 300],
             "presentation": ["alert": ["title": "Tea is ready"]],
         ]
-        let alarm = try relay.perform { emulator, now throws(EmulatorError) in
+        let alarm = try relay.perform(in: .device(device.id)) { emulator, now throws(EmulatorError) in
             try emulator.scheduleAlarm(body: alarmBody, at: now).id
         }
         try relay.advanceClock(by: 120)
@@ -114,7 +114,9 @@ final class WatchCommandTests: XCTestCase {
             "deviceId": .string(deviceID), "bundleId": "com.example.app", "attributesType": "DeliveryAttributes",
             "attributes": [:], "contentState": ["step": 1],
         ]
-        _ = try relay.perform { emulator, now throws(EmulatorError) in try emulator.startActivity(body: body, at: now) }
+        _ = try relay.perform(in: .device(deviceID)) { emulator, now throws(EmulatorError) in
+            try emulator.startActivity(body: body, at: now)
+        }
         let watched = try watchOnce(relay)
         XCTAssertEqual(watched.status, 0, watched.stderr)
         XCTAssertTrue(watched.stdout.contains("|  on Kitchen iPad (iPad Air)   stale: no"), watched.stdout)

@@ -18,6 +18,9 @@ final class LiveRelay {
     let devKey: P256PrivateKey
     /// The admin key.
     static let adminKey = "test-admin-key-0123456789"
+    /// In cluster mode, the loop the test's own commands run on (cluster mode serves commands
+    /// from event loops only); nil on SQLite.
+    let driver: EventLoop?
     var port: UInt16 { runtime.port }
     var base: String { "https://localhost:\(port)" }
 
@@ -30,6 +33,7 @@ final class LiveRelay {
             directory
             ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("relay-test-\(UUID().uuidString)")
+        let fresh = !FileManager.default.fileExists(atPath: directory.appendingPathComponent("relay.sqlite").path)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.directory = directory
         let cert = directory.appendingPathComponent("tls-cert.pem").path
@@ -52,13 +56,21 @@ final class LiveRelay {
         options.threads = 2
         let extras = extraRoutes
         options.routes = { service, settings in DefaultRoutes.all(service: service, settings: settings) + extras }
+        try StoreUnderTest.prepare(&options, fresh: fresh)
         configure(&options)
+        driver = options.cluster == nil ? nil : try EventLoop(name: "test-driver")
         runtime = try RelayRuntime.start(options)
     }
 
     func stop() {
         runtime.shutdown(gracePeriod: 2)
+        driver?.stop()
         if ownsDirectory { try? FileManager.default.removeItem(at: directory) }
+    }
+
+    /// Runs `work` where the service takes commands: on the driver loop in cluster mode, else here.
+    func drive(_ work: @escaping @Sendable () -> Void) {
+        if let driver { driver.execute(work) } else { work() }
     }
 
     /// Runs curl against the relay, trusting its certificate; returns the outcome.
