@@ -145,24 +145,7 @@ extension ClusterStore {
         loop.execute { [self] in
             stream.sendOnLoop(preamble)
             let follow: @Sendable (UInt64) -> Void = { [self] after in
-                guard !stream.isEnded else { return }
-                let reader = reader(on: loop)
-                let watch = reader.watch(ClusterKeys.feed, after: StreamID(milliseconds: 0, sequence: after)) {
-                    entries in
-                    guard !stream.isEnded else { return }
-                    var bytes: [UInt8] = []
-                    for entry in entries {
-                        if let encoded = Self.sse(entry, filter: filter) { bytes += encoded }
-                    }
-                    if !bytes.isEmpty { stream.sendOnLoop(bytes) }
-                }
-                // Counted once it follows its stream, so an event committed after the count
-                // shows reaches it.
-                subscribers.add(1, ordering: .relaxed)
-                stream.onEnd { [self] _ in
-                    subscribers.subtract(1, ordering: .relaxed)
-                    loop.execute { reader.unwatch(watch) }
-                }
+                self.follow(ClusterKeys.feed, after: after, into: stream, filter: filter)
             }
             if let lastEventID { return follow(lastEventID) }
             client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) { [self] result in
@@ -174,13 +157,7 @@ extension ClusterStore {
                         RelayLog.error("stream.snapshot", ["device": "-", "error": error.description])
                         stream.finish()
                     case .success(let members):
-                        var members = members
-                        members["seq"] = .int(Int64(clamping: position))
-                        members["type"] = .string(RelayEventType.snapshot.rawValue)
-                        stream.sendOnLoop(
-                            SSEEncoder.encode(
-                                id: String(position), event: RelayEventType.snapshot.rawValue,
-                                data: JSONValue.object(members).serialized()))
+                        Self.sendSnapshot(members, at: position, to: stream)
                         follow(position)
                     }
                 }

@@ -32,23 +32,7 @@ extension ClusterStore {
             stream.sendOnLoop(preamble)
             let key = ClusterKeys.events(device)
             let follow: @Sendable (UInt64) -> Void = { [self] after in
-                guard !stream.isEnded else { return }
-                let reader = reader(on: loop)
-                let watch = reader.watch(key, after: StreamID(milliseconds: 0, sequence: after)) { entries in
-                    guard !stream.isEnded else { return }
-                    var bytes: [UInt8] = []
-                    for entry in entries {
-                        if let encoded = Self.sse(entry, filter: filter) { bytes += encoded }
-                    }
-                    if !bytes.isEmpty { stream.sendOnLoop(bytes) }
-                }
-                // Counted once it follows its stream, so an event committed after the count
-                // shows reaches it.
-                subscribers.add(1, ordering: .relaxed)
-                stream.onEnd { [self] _ in
-                    subscribers.subtract(1, ordering: .relaxed)
-                    loop.execute { reader.unwatch(watch) }
-                }
+                self.follow(key, after: after, into: stream, filter: filter)
             }
             if let lastEventID { return follow(lastEventID) }
             if snapshot {
@@ -65,13 +49,7 @@ extension ClusterStore {
                         RelayLog.error("stream.snapshot", ["device": device, "error": error.description])
                         stream.finish()
                     case .success(let taken):
-                        var members = taken.members
-                        members["seq"] = .int(Int64(clamping: taken.seq))
-                        members["type"] = .string(RelayEventType.snapshot.rawValue)
-                        stream.sendOnLoop(
-                            SSEEncoder.encode(
-                                id: String(taken.seq), event: RelayEventType.snapshot.rawValue,
-                                data: JSONValue.object(members).serialized()))
+                        Self.sendSnapshot(taken.members, at: taken.seq, to: stream)
                         follow(taken.seq)
                     }
                 }
@@ -84,6 +62,38 @@ extension ClusterStore {
                 follow(max(next, 1) - 1)
             }
         }
+    }
+
+    /// Sends `stream` the entries of the Redis Stream `key` after entry `0-<after>` that `filter`
+    /// lets through, as they are appended, until the stream ends.
+    func follow(_ key: String, after: UInt64, into stream: ResponseStream, filter: EventFilter) {
+        guard !stream.isEnded else { return }
+        let loop = stream.loop
+        let reader = reader(on: loop)
+        let watch = reader.watch(key, after: StreamID(milliseconds: 0, sequence: after)) { entries in
+            guard !stream.isEnded else { return }
+            var bytes: [UInt8] = []
+            for entry in entries {
+                if let encoded = Self.sse(entry, filter: filter) { bytes += encoded }
+            }
+            if !bytes.isEmpty { stream.sendOnLoop(bytes) }
+        }
+        // Counted once it follows its stream, so an event committed after the count shows reaches it.
+        subscribers.add(1, ordering: .relaxed)
+        stream.onEnd { [self] _ in
+            subscribers.subtract(1, ordering: .relaxed)
+            loop.execute { reader.unwatch(watch) }
+        }
+    }
+
+    /// Sends the `snapshot` event of `members`, whose id is `seq` (the last event it includes).
+    static func sendSnapshot(_ members: JSONObject, at seq: UInt64, to stream: ResponseStream) {
+        var members = members
+        members["seq"] = .int(Int64(clamping: seq))
+        members["type"] = .string(RelayEventType.snapshot.rawValue)
+        stream.sendOnLoop(
+            SSEEncoder.encode(
+                id: String(seq), event: RelayEventType.snapshot.rawValue, data: JSONValue.object(members).serialized()))
     }
 
     /// The SSE bytes of a stored event if `filter` lets it through (the device is the stream's).
