@@ -39,7 +39,7 @@ package struct LiveActivityEvent: RawRepresentable, Sendable, Hashable, CustomSt
     /// True for `start`, `update` and `end`.
     package var isKnown: Bool { kind != .other }
     /// True for `start`, without reading the static `start` (a lazily made global).
-    var isStart: Bool { kind == .start }
+    package var isStart: Bool { kind == .start }
     /// True for `end`, likewise.
     var isEnd: Bool { kind == .end }
 

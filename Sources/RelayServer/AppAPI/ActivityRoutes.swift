@@ -39,8 +39,13 @@ struct ActivityRoutes: RouteGroup {
         guard let members = call.jsonObject(.required) else { return }
         let principal = call.principal
         let deviceId = members["deviceId"]?.stringValue
+        // An activity on a broadcast channel: cluster mode reads the channel for the command.
+        let channel = members["pushType"]?["channel"]?.stringValue.flatMap { id in
+            members["bundleId"]?.stringValue.map { JoinedChannel(id: id, bundleId: $0) }
+        }
         call.commit(
-            context.service, ids: .init(device: deviceId), in: deviceId.map(StateScope.device) ?? StateScope.none
+            context.service, ids: .init(device: deviceId), in: deviceId.map(StateScope.device) ?? StateScope.none,
+            joining: channel
         ) {
             emulator, now throws(EmulatorError) in
             // A device key may start activities on its own device only; another device reads as unknown.

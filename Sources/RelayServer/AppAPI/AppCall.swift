@@ -69,15 +69,15 @@ struct AppCall: Sendable {
     /// status, JSON and log ids `success` makes of the result, or with the command's error. `ids`
     /// are the log ids known before the command runs (used when it fails). `scope` names the
     /// device the command works on, which cluster mode loads; nil for a request cluster mode
-    /// does not serve.
+    /// does not serve. `joining`: the broadcast channel the command may start an activity on.
     func commit<T: Sendable>(
-        _ service: RelayService, ids: LogIDs, in scope: StateScope?,
+        _ service: RelayService, ids: LogIDs, in scope: StateScope?, joining channel: JoinedChannel? = nil,
         _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T,
         success: @escaping @Sendable (T) -> (status: Int, body: JSONValue, ids: LogIDs)
     ) {
         guard let scope = served(service, in: scope, ids) else { return }
         service.perform(
-            in: scope,
+            in: scope, joining: channel,
             { emulator, now in
                 Result { () throws(EmulatorError) -> T in try command(&emulator, now) }
             },

@@ -6,7 +6,7 @@ import RelayJSON
 
 extension ProviderRoutes {
     /// A broadcast push: `BroadcastPushRequest.validate` (provider token and key's bundle IDs as
-    /// its `authorize` step, the emulator's channels as its `storagePolicy` step), then delivery
+    /// its `authorize` step, the channel's policy as its `storagePolicy` step), then delivery
     /// to the channel's subscribers or a refusal record, committed before the answer: `200` with
     /// `apns-request-id` and `apns-unique-id`, or `{"reason": ...}` with `apns-request-id`.
     func handleBroadcast(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
@@ -17,21 +17,38 @@ extension ProviderRoutes {
         var token: ProviderToken?
         var parsed: JSONValue?
         let limit = BroadcastPushRequest.maxPayloadBytes
-        let validated = BroadcastPushRequest.validate(
-            method: http.method, path: http.path, headers: headers, body: Self.body(of: request, limit: limit),
-            parseJSON: { bytes in
+        let body = Self.body(of: request, limit: limit)
+        let validate:
+            @Sendable (
+                _ parseJSON: APNsBodyParser, _ authorize: (String?, String) -> APNsError?,
+                _ storagePolicy: (BroadcastChannelID, String) -> MessageStoragePolicy?
+            ) -> Result<BroadcastPushRequest, APNsError> = { parseJSON, authorize, storagePolicy in
+                BroadcastPushRequest.validate(
+                    method: http.method, path: http.path, headers: headers, body: body, parseJSON: parseJSON,
+                    authorize: authorize, storagePolicy: storagePolicy
+                ).mapError { Self.sizeAware($0, request: request, limit: limit) }
+            }
+        // SQLite mode answers the storage-policy step from the emulator. Cluster mode stops
+        // there, reads the channel from Redis, and validates again from that step's answer (the
+        // steps before it passed, authorization included).
+        var asked: (channel: BroadcastChannelID, bundleID: String)?
+        let first = validate(
+            { bytes in
                 let value = try ProviderAuthenticator.parseJSON(bytes)
                 parsed = value
                 return value
             },
-            authorize: { authorization, bundleID in
+            { authorization, bundleID in
                 authorizeBroadcast(authorization, bundleID: bundleID, context: context, token: &token)
             },
-            storagePolicy: { channelID, bundleID in
+            { channelID, bundleID in
+                guard service.cluster == nil else {
+                    asked = (channelID, bundleID)
+                    return nil
+                }
                 let channel = service.read { try? $0.channel(channelID.rawValue, bundleId: bundleID).get() }
                 return channel.map { MessageStoragePolicy(rawValue: $0.storagePolicy) }
-            }
-        ).mapError { Self.sizeAware($0, request: request, limit: limit) }
+            })
 
         var logged = PushContext(
             apnsId: requestID, uniqueId: Self.newID(),
@@ -44,18 +61,8 @@ extension ProviderRoutes {
         let bundleID = try? BroadcastPushRequest.checkRoute(method: "POST", path: http.path).get()
         let streamID = request.streamID
 
-        service.perform(
-            { emulator, now -> PushResult in
-                switch validated {
-                case .success(let push):
-                    return emulator.deliverBroadcast(push, context: pushContext, at: now)
-                case .failure(let error):
-                    return emulator.recordRefusal(
-                        error, token: nil, channelId: channelID, bundleId: bundleID,
-                        context: pushContext, at: now)
-                }
-            },
-            completion: { outcome in
+        let deliver: @Sendable (Result<BroadcastPushRequest, APNsError>) -> Void = { validated in
+            service.broadcast(validated, channelId: channelID, bundleId: bundleID, context: pushContext) { outcome in
                 switch outcome {
                 case .success(let result):
                     let response =
@@ -74,6 +81,19 @@ extension ProviderRoutes {
                         ["conn": String(context.id), "requestId": requestID, "error": error.description])
                     respond(.full(APNsResponse.storeFailure(idHeader: "apns-request-id", id: requestID)))
                 }
-            })
+            }
+        }
+        guard let asked else { return deliver(first) }
+        service.channel(asked.channel.rawValue, bundleId: asked.bundleID) { found in
+            switch found {
+            case .failure(let error):
+                RelayLog.error(
+                    "broadcast.store", ["conn": String(context.id), "requestId": requestID, "error": error.description])
+                respond(.full(APNsResponse.storeFailure(idHeader: "apns-request-id", id: requestID)))
+            case .success(let channel):
+                let policy = (try? channel.get()).map { MessageStoragePolicy(rawValue: $0.storagePolicy) }
+                deliver(validate(ProviderAuthenticator.parseJSON, { _, _ in nil }, { _, _ in policy }))
+            }
+        }
     }
 }

@@ -1,12 +1,14 @@
 import RelayCore
 import RelayHTTP
+import RelayStore
 
 // MARK: - /1/apps/{bundleId}/channels and /1/apps/{bundleId}/all-channels
 
 extension ProviderRoutes {
     /// Channel management: `ChannelManagementRequest.validate` (with the provider token and the
     /// key's bundle IDs as its `authorize` step), then the emulator's channel store. Creating and
-    /// deleting commit before the answer; reading and listing do not write.
+    /// deleting commit before the answer; reading and listing do not write. Both stores through
+    /// `RelayService+Channels`.
     func handleChannel(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let http = request.request
         let headers = Self.fields(http.headers)
@@ -50,48 +52,54 @@ extension ProviderRoutes {
             checked = value
         }
         let bundleID = checked.bundleID
+        let stored: @Sendable (Result<Result<HTTPResponse, APNsError>, StoreError>, String, String?) -> Void = {
+            outcome, operation, channel in
+            switch outcome {
+            case .success(let result): finish(result, operation, channel)
+            case .failure(let error):
+                RelayLog.error(
+                    "channel.store", ["conn": String(context.id), "requestId": requestID, "error": error.description])
+                let what =
+                    switch operation {
+                    case "create": "the channel could not be stored"
+                    case "delete": "the deletion could not be stored"
+                    default: "the channels could not be read"
+                    }
+                finish(.failure(APNsError(.internalServerError, what)), operation, channel)
+            }
+        }
         switch checked.operation {
         case .create(let policy):
-            service.perform(
-                { emulator, now in emulator.createChannel(bundleId: bundleID, policy: policy, at: now) },
-                completion: {
-                    outcome in
-                    switch outcome {
-                    case .success(.success(let channel)):
-                        let response = APNsResponse.success(
-                            201, requestID: requestID, extra: [("apns-channel-id", channel.id)])
-                        finish(.success(response), "create", channel.id)
-                    case .success(.failure(let error)):
-                        finish(.failure(error), "create", nil)
-                    case .failure:
-                        finish(
-                            .failure(APNsError(.internalServerError, "the channel could not be stored")), "create", nil)
-                    }
-                })
+            service.createChannel(bundleId: bundleID, policy: policy) { outcome in
+                let channel = try? outcome.get().get()
+                stored(
+                    outcome.map { created in
+                        created.map {
+                            APNsResponse.success(201, requestID: requestID, extra: [("apns-channel-id", $0.id)])
+                        }
+                    }, "create", channel?.id)
+            }
         case .read(let id):
-            let found = service.read { $0.channel(id.rawValue, bundleId: bundleID) }
-            finish(
-                found.map { APNsResponse.success(200, requestID: requestID, body: $0.apnsJSON) }, "read", id.rawValue)
+            service.channel(id.rawValue, bundleId: bundleID) { outcome in
+                stored(
+                    outcome.map { found in
+                        found.map { APNsResponse.success(200, requestID: requestID, body: $0.apnsJSON) }
+                    }, "read", id.rawValue)
+            }
         case .delete(let id):
-            service.perform(
-                { emulator, now in emulator.deleteChannel(id.rawValue, bundleId: bundleID, at: now) },
-                completion: {
-                    outcome in
-                    switch outcome {
-                    case .success(.success):
-                        finish(.success(APNsResponse.success(204, requestID: requestID)), "delete", id.rawValue)
-                    case .success(.failure(let error)):
-                        finish(.failure(error), "delete", id.rawValue)
-                    case .failure:
-                        finish(
-                            .failure(APNsError(.internalServerError, "the deletion could not be stored")), "delete",
-                            id.rawValue)
-                    }
-                })
+            service.deleteChannel(id.rawValue, bundleId: bundleID) { outcome in
+                stored(
+                    outcome.map { deleted in deleted.map { APNsResponse.success(204, requestID: requestID) } },
+                    "delete", id.rawValue)
+            }
         case .listAll:
-            let ids = service.read { $0.channelIDs(bundleId: bundleID) }
-            let body = BroadcastChannel.listBody(ids.map { BroadcastChannelID(rawValue: $0) })
-            finish(.success(APNsResponse.success(200, requestID: requestID, body: body)), "list", nil)
+            service.channelIDs(bundleId: bundleID) { outcome in
+                stored(
+                    outcome.map { ids -> Result<HTTPResponse, APNsError> in
+                        let body = BroadcastChannel.listBody(ids.map { BroadcastChannelID(rawValue: $0) })
+                        return .success(APNsResponse.success(200, requestID: requestID, body: body))
+                    }, "list", nil)
+            }
         }
     }
 }

@@ -56,8 +56,17 @@ extension ProviderRoutes {
         // read belongs to none.
         let scope: StateScope =
             if case .success(let push) = validated { .token(push.deviceToken.hex) } else { .none }
+        // A push-to-start onto a broadcast channel: cluster mode reads the channel for the command.
+        let channel: JoinedChannel? =
+            if case .success(let push) = validated, push.payload.event.isStart,
+                let id = push.payload.inputPushChannel
+            {
+                JoinedChannel(id: id, bundleId: push.bundleID)
+            } else {
+                nil
+            }
         service.perform(
-            in: scope,
+            in: scope, joining: channel,
             { emulator, now -> PushResult in
                 switch validated {
                 case .success(let push):

@@ -58,10 +58,9 @@ public enum DefaultRoutes {
                 ),
             ] + AppAPI.routes(service: service, settings: settings, auth: auth)
         guard let cluster = service.cluster else { return groups }
-        // Cluster mode: what it does not serve answers 501 first; device keys made on other
-        // nodes are looked up before a request is authenticated.
-        return [ClusterGate()]
-            + groups.map { group in
+        // Cluster mode: device keys made on other nodes are looked up before a request is
+        // authenticated.
+        return groups.map { group in
                 // The provider API authenticates with provider tokens, health checks not at all.
                 group is ProviderRoutes || group is HealthRoutes
                     ? group : ClusterKeyLookup(inner: group, auth: auth, cluster: cluster)
