@@ -121,7 +121,8 @@ final class BroadcastFanout: @unchecked Sendable {  // Sendable: created and use
     }
 
     private func launch(
-        _ step: @escaping @Sendable (String, @escaping @Sendable (Result<BroadcastDelivery, StoreError>) -> Void) -> Void
+        _ step:
+            @escaping @Sendable (String, @escaping @Sendable (Result<BroadcastDelivery, StoreError>) -> Void) -> Void
     ) {
         let device = devices[next]
         next += 1

@@ -237,7 +237,8 @@ extension ClusterStore {
                             guard attempt < Self.maxAttempts else {
                                 return completion(.failure(Self.channelBusy(id, attempts: attempt)))
                             }
-                            deleteChannel(id, bundleId: bundleId, on: loop, attempt: attempt + 1, completion: completion)
+                            deleteChannel(
+                                id, bundleId: bundleId, on: loop, attempt: attempt + 1, completion: completion)
                         }
                     }
                 }

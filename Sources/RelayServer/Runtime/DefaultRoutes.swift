@@ -61,9 +61,9 @@ public enum DefaultRoutes {
         // Cluster mode: device keys made on other nodes are looked up before a request is
         // authenticated.
         return groups.map { group in
-                // The provider API authenticates with provider tokens, health checks not at all.
-                group is ProviderRoutes || group is HealthRoutes
-                    ? group : ClusterKeyLookup(inner: group, auth: auth, cluster: cluster)
-            }
+            // The provider API authenticates with provider tokens, health checks not at all.
+            group is ProviderRoutes || group is HealthRoutes
+                ? group : ClusterKeyLookup(inner: group, auth: auth, cluster: cluster)
+        }
     }
 }

@@ -49,7 +49,10 @@ final class ClusterChannelLiveTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: ["connections": [["requests": requests.map(\.json)]]])
             .write(to: URL(fileURLWithPath: input))
         let outcome = try ChildProcess.run(
-            ["python3", Fixtures.path("provider_h2.py"), "--port", String(node.port), "--cafile", node.ca, "--input", input],
+            [
+                "python3", Fixtures.path("provider_h2.py"), "--port", String(node.port), "--cafile", node.ca, "--input",
+                input,
+            ],
             timeout: 120)
         XCTAssertEqual(outcome.status, 0, outcome.stderr)
         let list = try XCTUnwrap(
@@ -85,7 +88,8 @@ final class ClusterChannelLiveTests: XCTestCase {
             201, "POST", "/v1/activities",
             json: [
                 "deviceId": .string(device), "bundleId": .string(Self.bundle), "attributesType": "GameAttributes",
-                "attributes": ["match": "A-B"], "contentState": ["score": "0-0"], "pushType": ["channel": .string(channel)],
+                "attributes": ["match": "A-B"], "contentState": ["score": "0-0"],
+                "pushType": ["channel": .string(channel)],
             ])
         return (device, try XCTUnwrap(started["id"]?.stringValue))
     }
@@ -133,6 +137,30 @@ final class ClusterChannelLiveTests: XCTestCase {
         // An activity that joins later, through A, gets the stored message.
         let (_, later) = try subscribe(on: a, channel: channel)
         XCTAssertEqual(try b.api.expect(200, "GET", "/v1/activities/\(later)")["contentState"], ["score": "2-1"])
+        // So does one that a push-to-start through B starts on the channel, read through C.
+        let starter = try XCTUnwrap(b.api.expect(201, "POST", "/v1/devices", json: [:])["deviceId"]?.stringValue)
+        let startToken = try XCTUnwrap(
+            b.api.expect(
+                201, "POST", "/v1/devices/\(starter)/apps/\(Self.bundle)/push-to-start-tokens",
+                json: ["attributesType": "GameAttributes"])["token"]?.stringValue)
+        let start =
+            #"{"aps":{"event":"start","timestamp":\#(now - 1),"attributes-type":"GameAttributes","attributes":{},"#
+            + #""content-state":{"score":"0-0"},"input-push-channel":"\#(channel)","alert":{"title":"Kick-off"}}}"#
+        let pushed = try XCTUnwrap(
+            try h2(
+                b,
+                [
+                    H2Request(
+                        path: "/3/device/\(startToken)",
+                        headers: [
+                            ("authorization", "bearer \(jwt)"), ("apns-topic", Self.bundle + ".push-type.liveactivity"),
+                            ("apns-push-type", "liveactivity"), ("apns-priority", "10"),
+                        ], body: start)
+                ]
+            ).first)
+        XCTAssertEqual(pushed.status, 200, pushed.body)
+        let startedByPush = try c.api.expect(200, "GET", "/v1/activities?deviceId=\(starter)")["items"]?.arrayValue
+        XCTAssertEqual(startedByPush?.first?["contentState"], ["score": "2-1"], "\(startedByPush ?? [])")
 
         // The per-app cap: an app with 10,000 channels (ids put straight into its set).
         let full = "chapp:{com.example.full}"
@@ -148,7 +176,8 @@ final class ClusterChannelLiveTests: XCTestCase {
             ])
         XCTAssertEqual(refused.map(\.status), [400, 400, 400])
         XCTAssertEqual(
-            refused.map { $0.reason ?? $0.body }, ["CannotCreateChannelConfig", "ChannelNotRegistered", "ChannelNotRegistered"])
+            refused.map { $0.reason ?? $0.body },
+            ["CannotCreateChannelConfig", "ChannelNotRegistered", "ChannelNotRegistered"])
 
         // Deleted on C: B's broadcast is refused, A lists nothing, the activities keep their content.
         let deleted = try XCTUnwrap(try h2(c, [channels(jwt, method: "DELETE", channel: channel)]).first)
