@@ -17,7 +17,8 @@ extension ClusterStore {
     ///    and, in the same script, prunes and reads the channel's subscribed devices;
     /// 2. on each subscribed device: `applyBroadcast(_:toSubscribersOf:)` through the device's
     ///    own batch and commit (`perform(in: .device)`), at most `broadcastWindow` at a time;
-    /// 3. the record (`finishBroadcast`) in the refused-push log `{relay}:log`.
+    /// 3. the record (`finishBroadcast`) in the log of pushes that name no device, `{relay}:log`,
+    ///    and its `push.received` event in the fleet feed (`recordUnowned`).
     ///
     /// `completion` comes after all three committed, so a `200` means every subscribed device was
     /// updated, as in SQLite mode; a failed device commit fails the broadcast (`500`), the
@@ -43,11 +44,9 @@ extension ClusterStore {
                 var hints = push.hintNotes
                 let stored = emulator.storeBroadcast(push, hints: &hints, at: now)
                 let finish: @Sendable (Result<BroadcastDelivery?, APNsError>) -> Void = { [self, hints] outcome in
-                    perform(
-                        in: .none, on: loop,
-                        { emulator, _ in
-                            emulator.finishBroadcast(push, context: context, outcome: outcome, hints: hints, at: now)
-                        }, completion: completion)
+                    recordUnowned(on: loop, completion: completion) { emulator, _ in
+                        emulator.finishBroadcast(push, context: context, outcome: outcome, hints: hints, at: now)
+                    }
                 }
                 let message: StoredBroadcast
                 switch stored {
@@ -92,6 +91,57 @@ extension ClusterStore {
                     }
                 }
             }
+        }
+    }
+}
+
+extension ClusterStore {
+    /// Runs `record` (a push record that names no device: a broadcast's, or a refusal before
+    /// any device was read) on an empty emulator at the cluster's time, appends its records to
+    /// `{relay}:log` and its events to the fleet feed, as SQLite mode logs and streams them.
+    func recordUnowned(
+        on loop: EventLoop, completion: @escaping @Sendable (Result<PushResult, StoreError>) -> Void,
+        _ record: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) -> PushResult
+    ) {
+        let client = client(on: loop)
+        syncClock(on: client) { [self] synced in
+            if case .failure(let error) = synced { return completion(.failure(error)) }
+            recordUnowned(at: clock.now(), on: client, completion: completion, record)
+        }
+    }
+
+    private func recordUnowned(
+        at now: UnixSeconds, on client: RedisClusterClient,
+        completion: @escaping @Sendable (Result<PushResult, StoreError>) -> Void,
+        _ record: (inout DeviceEmulator, UnixSeconds) -> PushResult
+    ) {
+        var emulator: DeviceEmulator
+        do throws(StoreError) {
+            emulator = try channelEmulator(nil, now: now)
+        } catch {
+            return completion(.failure(error))
+        }
+        let result = record(&emulator, now)
+        let effects = emulator.takeEffects()
+        let serialized = effects.serialized()
+        let records = serialized.pushRecords.map { String(decoding: $0, as: UTF8.self) }
+        let fed = zip(effects.events, serialized.events).map { event, data in
+            FeedEvent(
+                device: "", seq: 0, type: event.type.rawValue, data: String(decoding: data, as: UTF8.self),
+                bundleId: event.bundleId ?? "", activityId: event.activityId ?? "", alarmId: event.alarmId ?? "")
+        }
+        var writes: [RedisCommand] = []
+        if !records.isEmpty {
+            writes.append(RedisCommand(["LPUSH", ClusterKeys.orphanPushes] + records))
+            writes.append(
+                RedisCommand(
+                    ["LTRIM", ClusterKeys.orphanPushes, "0", String(max(1, retention.pushes) - 1)], idempotent: true))
+            writes += waitForReplicas(of: [ClusterKeys.orphanPushes])
+        }
+        sendInOrder(writes, on: client) { [self] written in
+            if case .failure(let error) = written { return completion(.failure(error)) }
+            guard !fed.isEmpty else { return completion(.success(result)) }
+            feed(fed, on: client) { outcome in completion(outcome.map { result }) }
         }
     }
 }
@@ -172,32 +222,37 @@ extension ClusterStore {
                     case .failure(let error): return completion(.failure(error))
                     case .success(let channel): lent = channel
                     }
-                    perform(
-                        in: .device(device), on: loop,
-                        { emulator, now in
-                            if let lent { emulator.lend(lent) }
-                            return command(&emulator, now)
-                        }
-                    ) { [self] outcome in
-                        guard case .success = outcome, let lent else { return completion(outcome) }
-                        join(channel, device: device, until: clock.now() + rules.activeLifetime, on: client) {
-                            [self] after in
-                            guard case .success(let latest?) = after, let message = latest.storedMessage,
-                                message != lent.storedMessage, message.expiresAt > clock.now()
-                            else { return completion(outcome) }
-                            perform(
-                                in: .device(device), on: loop,
-                                { emulator, now in
-                                    emulator.applyBroadcast(
-                                        message, toSubscribersOf: channel.id, priority: 10, joinedSince: joinedAt,
-                                        at: now)
+                    // The entry reaches the replicas before the start commits (`durability.replicas`).
+                    let waits = lent == nil ? [] : waitForReplicas(of: [ClusterKeys.channelDevices(channel.id)])
+                    sendInOrder(waits, on: client) { [self] waited in
+                        if case .failure(let error) = waited { return completion(.failure(error)) }
+                        perform(
+                            in: .device(device), on: loop,
+                            { emulator, now in
+                                if let lent { emulator.lend(lent) }
+                                return command(&emulator, now)
+                            }
+                        ) { [self] outcome in
+                            guard case .success = outcome, let lent else { return completion(outcome) }
+                            join(channel, device: device, until: clock.now() + rules.activeLifetime, on: client) {
+                                [self] after in
+                                guard case .success(let latest?) = after, let message = latest.storedMessage,
+                                    message != lent.storedMessage, message.expiresAt > clock.now()
+                                else { return completion(outcome) }
+                                perform(
+                                    in: .device(device), on: loop,
+                                    { emulator, now in
+                                        emulator.applyBroadcast(
+                                            message, toSubscribersOf: channel.id, priority: 10, joinedSince: joinedAt,
+                                            at: now)
+                                    }
+                                ) { applied in
+                                    if case .failure(let error) = applied {
+                                        RelayLog.error(
+                                            "cluster.channel.join", ["device": device, "error": error.description])
+                                    }
+                                    completion(outcome)
                                 }
-                            ) { applied in
-                                if case .failure(let error) = applied {
-                                    RelayLog.error(
-                                        "cluster.channel.join", ["device": device, "error": error.description])
-                                }
-                                completion(outcome)
                             }
                         }
                     }

@@ -60,9 +60,17 @@ extension RelayService {
         _ validated: Result<BroadcastPushRequest, APNsError>, channelId: String?, bundleId: String?,
         context: PushContext, completion: @escaping @Sendable (Result<PushResult, StoreError>) -> Void
     ) {
-        if let cluster, case .success(let push) = validated {
+        if let cluster {
             guard let loop = EventLoop.current else { return completion(.failure(Self.offLoop)) }
-            return cluster.broadcast(push, context: context, on: loop, completion: completion)
+            switch validated {
+            case .success(let push):
+                return cluster.broadcast(push, context: context, on: loop, completion: completion)
+            case .failure(let error):
+                return cluster.recordUnowned(on: loop, completion: completion) { emulator, now in
+                    emulator.recordRefusal(
+                        error, token: nil, channelId: channelId, bundleId: bundleId, context: context, at: now)
+                }
+            }
         }
         perform(
             in: .none,

@@ -133,6 +133,10 @@ final class ClusterChannelLiveTests: XCTestCase {
         let logged = try redis.cli(
             try redis.masterPort(forSlot: HashSlot.slot(of: "{relay}:log")), ["LRANGE", "{relay}:log", "0", "-1"])
         XCTAssertTrue(logged.contains(Self.requestID) && logged.contains("\"broadcast\""), logged)
+        // Its push.received event is in the fleet feed, once.
+        let fed = zip(try streamField("{relay}:feed", "t"), try streamField("{relay}:feed", "d"))
+        XCTAssertEqual(
+            fed.filter { $0.0 == "push.received" && $0.1.contains(Self.requestID) }.count, 1, "\(Array(fed))")
 
         // An activity that joins later, through A, gets the stored message.
         let (_, later) = try subscribe(on: a, channel: channel)
