@@ -1,7 +1,8 @@
 import RelayRedis
 
-/// The Lua scripts of cluster mode. Each touches the keys of one device only (one slot), is
-/// deterministic and so replicates as it ran.
+/// The Lua scripts of cluster mode. Each touches the keys of one slot only (a device's, a
+/// channel's in `ClusterStore+Broadcast`, or the `{relay}` keys), is deterministic and so
+/// replicates as it ran.
 enum ClusterScripts {
     /// Commits one command's changes to a device if its version is still the one the command
     /// read: sets and deletes hash fields, appends the events (ids `0-<seq>`) and push records,
