@@ -68,7 +68,9 @@ extension ClusterStore {
                         guard attempt < Self.maxAttempts else {
                             return completion(.failure(Self.channelBusy(id, attempts: attempt)))
                         }
-                        return broadcast(push, context: context, on: loop, attempt: attempt + 1, completion: completion)
+                        return afterLostRace(attempt, on: loop) { [self] in
+                            broadcast(push, context: context, on: loop, attempt: attempt + 1, completion: completion)
+                        }
                     }
                     let devices = parts.dropFirst().compactMap(\.string)
                     let waits = doc == nil ? [] : waitForReplicas(of: [ClusterKeys.channel(id)])

@@ -237,8 +237,10 @@ extension ClusterStore {
                             guard attempt < Self.maxAttempts else {
                                 return completion(.failure(Self.channelBusy(id, attempts: attempt)))
                             }
-                            deleteChannel(
-                                id, bundleId: bundleId, on: loop, attempt: attempt + 1, completion: completion)
+                            afterLostRace(attempt, on: loop) { [self] in
+                                deleteChannel(
+                                    id, bundleId: bundleId, on: loop, attempt: attempt + 1, completion: completion)
+                            }
                         }
                     }
                 }
@@ -246,6 +248,12 @@ extension ClusterStore {
         }
     }
 
+    /// Runs `rerun` after a pause of 0–`attempt` ms: nodes racing for one channel fall out of step.
+    func afterLostRace(_ attempt: Int, on loop: EventLoop, _ rerun: @escaping @Sendable () -> Void) {
+        _ = loop.schedule(after: Double.random(in: 0...Double(attempt)) / 1000, rerun)
+    }
+
+    /// The failure of a channel command that lost `attempts` races in a row.
     static func channelBusy(_ id: String, attempts: Int) -> StoreError {
         StoreError(operation: "commit", code: 0, message: "channel \(id) changed under \(attempts) attempts in a row")
     }

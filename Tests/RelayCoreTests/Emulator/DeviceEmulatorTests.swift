@@ -260,6 +260,48 @@ final class DeviceEmulatorTests: XCTestCase {
         XCTAssertEqual(emulator.channelIDs(bundleId: bundle), [])
     }
 
+    /// Cluster mode runs a broadcast's steps apart: the channel alone keeps the message; a device
+    /// that was lent the channel (never writing it) applies it to its subscribers, only those that
+    /// joined since a time when asked; the record counts what was delivered.
+    func testBroadcastStepsRunApart() throws {
+        var channelSide = emulator()
+        let channel = try channelSide.createChannel(bundleId: bundle, policy: .mostRecentMessageStored, at: start).get()
+        var deviceSide = emulator()
+        deviceSide.lend(channel)
+        let device = deviceSide.createDevice(keyHash: "h", at: start)
+        let early = try startActivity(&deviceSide, device: device.id, token: false, channel: channel.id)
+        let late = try deviceSide.startActivity(
+            body: [
+                "deviceId": .string(device.id), "bundleId": .string(bundle), "attributesType": "A", "attributes": [:],
+                "contentState": ["n": 0], "pushType": ["channel": .string(channel.id)],
+            ], at: start + 30)
+        XCTAssertFalse(
+            deviceSide.takeEffects().documents.contains { $0.kind == .channel }, "a lent channel is not written")
+        let headers: [(name: String, value: String)] = [
+            ("apns-push-type", "liveactivity"), ("apns-channel-id", channel.id), ("apns-priority", "10"),
+        ]
+        let payload: JSONValue = [
+            "aps": ["event": "update", "timestamp": .number(start + 60), "content-state": ["n": 42]]
+        ]
+        let request = try BroadcastPushRequest.validate(
+            method: "POST", path: "/4/broadcasts/apps/" + bundle, headers: APNsHeaderFields(headers),
+            body: payload.serialized(), parseJSON: { try JSONValue(parsing: $0) }, authorize: { _, _ in nil },
+            storagePolicy: { _, _ in .mostRecentMessageStored }
+        ).get()
+        var hints = request.hintNotes
+        let message = try XCTUnwrap(channelSide.storeBroadcast(request, hints: &hints, at: start + 60).get())
+        XCTAssertEqual(channelSide.channels[channel.id]?.storedMessage, message)
+        let delivery = deviceSide.applyBroadcast(
+            message, toSubscribersOf: channel.id, priority: 10, joinedSince: start + 30, at: start + 60)
+        XCTAssertEqual(delivery, BroadcastDelivery(subscribers: 1, applied: 1))
+        XCTAssertEqual(deviceSide.activities[early.id]?.contentState, ["n": 0], "it joined before")
+        XCTAssertEqual(deviceSide.activities[late.id]?.contentState, ["n": 42])
+        let result = channelSide.finishBroadcast(
+            request, context: context(), outcome: .success(delivery), hints: hints, at: start + 60)
+        XCTAssertEqual(result.record.outcome, .broadcast)
+        XCTAssertNil(result.error)
+    }
+
     /// Channels come back from their documents, a policy-1 channel with its stored message, which
     /// still reaches an activity that joins after the restart, until it expires.
     func testRestoredChannelKeepsItsStoredMessage() throws {
