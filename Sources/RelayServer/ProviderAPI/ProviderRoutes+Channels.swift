@@ -6,9 +6,9 @@ import RelayStore
 
 extension ProviderRoutes {
     /// Channel management: `ChannelManagementRequest.validate` (with the provider token and the
-    /// key's bundle IDs as its `authorize` step), then the emulator's channel store. Creating and
-    /// deleting commit before the answer; reading and listing do not write. Both stores through
-    /// `RelayService+Channels`.
+    /// key's bundle IDs as its `authorize` step), then the channels of `RelayService+Channels`
+    /// (the emulator's, or Redis's in cluster mode). Creating and deleting commit before the
+    /// answer; reading and listing do not write.
     func handleChannel(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let http = request.request
         let headers = Self.fields(http.headers)
