@@ -122,26 +122,31 @@ struct AppCall: Sendable {
     /// Answers `200` with `{"items": [...]}`, made a page at a time as the peer reads
     /// (`JSONItemPages`): `keys` takes the items' keys from the emulator now, `item` renders one
     /// from the emulator as it is when its page is made (nil when it is gone).
-    /// In cluster mode a list must name its device (`scope`): the device is loaded once and its
-    /// pages are made from that copy; a list of every device is not served there.
+    /// In cluster mode the device `scope` names, or every device when it names none, is loaded
+    /// once and the pages are made from that copy.
     func readItems(
         _ service: RelayService, ids: LogIDs, in scope: StateScope?,
         keys: @escaping @Sendable (DeviceEmulator) -> [String],
         item: @escaping @Sendable (DeviceEmulator, String) -> JSONValue?
     ) {
         if service.cluster != nil {
-            guard let scope = served(service, in: scope, ids) else { return }
-            service.read(
-                in: scope, { emulator in (keys(emulator), emulator) },
-                completion: { outcome in
-                    switch outcome {
-                    case .failure(let error): fail(error, ids)
-                    case .success(let (listed, device)):
-                        let pages = JSONItemPages(keys: listed) { slice in slice.compactMap { item(device, $0) } }
-                        log(status: 200, ids: ids, error: nil)
-                        respond(.paged(JSONResponse.make(200, .null).head, pages))
-                    }
-                })
+            let copy: @Sendable (DeviceEmulator) -> ([String], DeviceEmulator) = { emulator in
+                (keys(emulator), emulator)
+            }
+            let made: @Sendable (Result<([String], DeviceEmulator), StoreError>) -> Void = { outcome in
+                switch outcome {
+                case .failure(let error): fail(error, ids)
+                case .success(let (listed, device)):
+                    let pages = JSONItemPages(keys: listed) { slice in slice.compactMap { item(device, $0) } }
+                    log(status: 200, ids: ids, error: nil)
+                    respond(.paged(JSONResponse.make(200, .null).head, pages))
+                }
+            }
+            if let scope {
+                service.read(in: scope, copy, completion: made)
+            } else {
+                service.readFleet(copy, completion: made)
+            }
             return
         }
         let listed = service.read(keys)

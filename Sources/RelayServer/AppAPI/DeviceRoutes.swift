@@ -97,7 +97,7 @@ struct DeviceRoutes: RouteGroup {
 
     private func list(_ call: AppCall) {
         guard call.query(allowing: []) != nil else { return }
-        call.readItems(context.service, ids: .init(), in: nil) { emulator in
+        call.readItems(context.service, ids: .init(), in: call.principal.deviceId.map(StateScope.device)) { emulator in
             emulator.devices.values.filter { call.principal.reaches($0.id) }.sorted { $0.createdAt < $1.createdAt }
                 .map(\.id)
         } item: { emulator, id in

@@ -127,11 +127,7 @@ extension ClusterStore {
         let effects = emulator.takeEffects()
         let serialized = effects.serialized()
         let records = serialized.pushRecords.map { String(decoding: $0, as: UTF8.self) }
-        let fed = zip(effects.events, serialized.events).map { event, data in
-            FeedEvent(
-                device: "", seq: 0, type: event.type.rawValue, data: String(decoding: data, as: UTF8.self),
-                bundleId: event.bundleId ?? "", activityId: event.activityId ?? "", alarmId: event.alarmId ?? "")
-        }
+        let fed = zip(effects.events, serialized.events).map { FeedEvent($0, data: $1) }
         var writes: [RedisCommand] = []
         if !records.isEmpty {
             writes.append(RedisCommand(["LPUSH", ClusterKeys.orphanPushes] + records))

@@ -92,10 +92,7 @@ extension ClusterStore {
                     }
                     let json = clock.json
                     let event = RelayEvent(type: .clock, at: clock.now(), subjectKey: "clock", subject: json)
-                    let fed = FeedEvent(
-                        device: "", seq: 0, type: event.type.rawValue,
-                        data: String(decoding: event.data.serialized(), as: UTF8.self), bundleId: "", activityId: "",
-                        alarmId: "")
+                    let fed = FeedEvent(event, data: event.data.serialized())
                     // What fell due is applied first, then the change is announced, as on one node.
                     sweep(on: loop) { [self] swept in
                         if case .failure(let error) = swept { return completion(.failure(.store(error))) }

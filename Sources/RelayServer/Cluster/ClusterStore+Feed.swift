@@ -20,6 +20,27 @@ extension ClusterStore {
         var activityId: String
         var alarmId: String
 
+        /// `event`, serialized as `data`, of `device` ("" for none; its number is the event's seq).
+        init(_ event: RelayEvent, data: [UInt8], device: String = "") {
+            self.init(
+                device: device, seq: device.isEmpty ? 0 : event.seq, type: event.type.rawValue,
+                data: String(decoding: data, as: UTF8.self), bundleId: event.bundleId ?? "",
+                activityId: event.activityId ?? "", alarmId: event.alarmId ?? "")
+        }
+
+        init(
+            device: String, seq: UInt64, type: String, data: String, bundleId: String, activityId: String,
+            alarmId: String
+        ) {
+            self.device = device
+            self.seq = seq
+            self.type = type
+            self.data = data
+            self.bundleId = bundleId
+            self.activityId = activityId
+            self.alarmId = alarmId
+        }
+
         /// The script's arguments for this event.
         var arguments: [String] { [device, String(seq), type, data, bundleId, activityId, alarmId] }
     }
@@ -173,52 +194,8 @@ extension ClusterStore {
         completion: @escaping @Sendable (Result<JSONObject, StoreError>) -> Void
     ) {
         let clockJSON = clock.json
-        client(on: loop).send(RedisCommand(["SMEMBERS", ClusterKeys.devices], idempotent: true)) { [self] result in
-            let devices: [String]
-            switch result {
-            case .failure(let error): return completion(.failure(Self.storeError(error)))
-            case .success(let value): devices = (value.elements ?? []).compactMap(\.string)
-            }
-            let parts = LoopCollector<([LiveActivity], [Alarm])>(devices.count)
-            let finish: @Sendable () -> Void = {
-                if let failure = parts.failure { return completion(.failure(failure)) }
-                let activities = parts.values.flatMap(\.0).sorted(by: StreamSnapshot.startOrder)
-                let alarms = parts.values.flatMap(\.1).sorted { $0.id < $1.id }
-                completion(
-                    .success(
-                        StreamSnapshot.members(activities: activities, alarms: alarms, filter: filter, clock: clockJSON)
-                    ))
-            }
-            guard !devices.isEmpty else { return finish() }
-            for device in devices {
-                read(
-                    in: .device(device), on: loop,
-                    { emulator in (StreamSnapshot.activities(emulator, filter), StreamSnapshot.alarms(emulator, filter))
-                    }
-                ) { outcome in
-                    if parts.record(outcome) { finish() }
-                }
-            }
-        }
-    }
-}
-
-/// Answers of reads sent together from one loop: keeps the values and the first failure, and
-/// says when the last one arrived.
-final class LoopCollector<Value>: @unchecked Sendable {  // Sendable: created and used on one event loop only.
-    private var pending: Int
-    private(set) var values: [Value] = []
-    private(set) var failure: StoreError?
-
-    init(_ count: Int) { pending = count }
-
-    /// Records one answer; true when it was the last one.
-    func record(_ outcome: Result<Value, StoreError>) -> Bool {
-        switch outcome {
-        case .success(let value): values.append(value)
-        case .failure(let error): if failure == nil { failure = error }
-        }
-        pending -= 1
-        return pending == 0
+        readFleet(
+            on: loop, { emulator in StreamSnapshot.of(emulator, filter: filter, clock: clockJSON).members },
+            completion: completion)
     }
 }

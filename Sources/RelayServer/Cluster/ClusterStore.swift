@@ -224,8 +224,13 @@ final class ClusterStore: Sendable {
         switch Self.device(of: effects, loaded: loaded.record.id) {
         case .success(let id?): device = id
         case .success(nil):
-            // Nothing belongs to a device: a refused push's record goes to the orphan log.
-            return commitOrphans(serialized.pushRecords, on: client, completion: completion)
+            // Nothing belongs to a device: a refused push's record goes to the orphan log, and
+            // its event to the fleet feed.
+            let fed = zip(effects.events, serialized.events).map { FeedEvent($0, data: $1) }
+            return commitOrphans(serialized.pushRecords, on: client) { [self] outcome in
+                guard case .success = outcome else { return completion(outcome) }
+                feed(fed, on: client) { fedOutcome in completion(fedOutcome.mapError { .failed($0) }) }
+            }
         case .failure(let error): return completion(.failure(.failed(error)))
         }
         var sets: [String] = []
@@ -250,9 +255,7 @@ final class ClusterStore: Sendable {
         var eventArguments: [String] = []
         var feedEvents: [FeedEvent] = []
         for (event, data) in zip(effects.events, serialized.events) {
-            let fed = FeedEvent(
-                device: device, seq: event.seq, type: event.type.rawValue, data: String(decoding: data, as: UTF8.self),
-                bundleId: event.bundleId ?? "", activityId: event.activityId ?? "", alarmId: event.alarmId ?? "")
+            let fed = FeedEvent(event, data: data, device: device)
             eventArguments += ["0-\(event.seq)", fed.type, fed.data, fed.bundleId, fed.activityId, fed.alarmId]
             feedEvents.append(fed)
         }

@@ -1,5 +1,6 @@
 import RelayCore
 import RelayHTTP
+import RelayJSON
 import RelayNet
 import RelayStore
 
@@ -46,7 +47,7 @@ package struct PushLogRoutes: RouteGroup {
             return
         }
         if let cluster = service.cluster {
-            return clusterPushes(cluster, query: query, request: request, respond: respond)
+            return clusterPushes(cluster, query: query, principal: principal, request: request, respond: respond)
         }
         do {
             let visibility = principal.deviceId.map { PushLogVisibility(deviceId: $0, service: service) }
@@ -60,30 +61,65 @@ package struct PushLogRoutes: RouteGroup {
         }
     }
 
-    /// Cluster mode keeps each device's records with the device: a query names its token
-    /// (`token=`, with any other filter), and one page answers it.
+    /// Cluster mode reads the fleet feed, whose `push.received` events carry every push's
+    /// record (`ClusterStore.fleetPushes`), after loading a device key's device for what it may
+    /// see. Without the feed (`store.redisCluster.fleetStream` false) a query names its token
+    /// and one page from the token's device answers it.
     private func clusterPushes(
-        _ cluster: ClusterStore, query: PushLogQuery, request: ServerRequest,
+        _ cluster: ClusterStore, query: PushLogQuery, principal: AppPrincipal, request: ServerRequest,
         respond: @escaping @Sendable (ServerResponse) -> Void
     ) {
-        guard let token = query.filter.token, query.before == nil, let loop = EventLoop.current else {
-            respond(
-                .full(
-                    JSONResponse.error(
-                        501, "notInClusterMode",
-                        "in cluster mode the push log is read per token: GET /v1/pushes?token=...; "
-                            + "before= and queries without a token are not served yet")))
+        let conn = String(request.context.id)
+        let failed: @Sendable (StoreError) -> Void = { error in
+            RelayLog.error("pushlog.read", ["conn": conn, "error": error.description])
+            respond(.full(JSONResponse.error(500, "storeError", "the push log could not be read")))
+        }
+        guard let loop = EventLoop.current else { return failed(RelayService.offLoop) }
+        guard cluster.settings.fleetStream else {
+            guard let token = query.filter.token, query.before == nil, principal.deviceId == nil else {
+                respond(
+                    .full(
+                        JSONResponse.error(
+                            400, "invalidRequest",
+                            "this cluster keeps no fleet feed (store.redisCluster.fleetStream is false): the admin "
+                                + "reads the push log per token, GET /v1/pushes?token=..., one page")))
+                return
+            }
+            cluster.pushes(token: token, filter: query.filter, limit: query.limit, on: loop) { outcome in
+                switch outcome {
+                case .success(let items):
+                    respond(.full(JSONResponse.make(200, ["items": .array(items), "nextBefore": .null])))
+                case .failure(let error): failed(error)
+                }
+            }
             return
         }
-        let conn = String(request.context.id)
-        cluster.pushes(token: token, filter: query.filter, limit: query.limit, on: loop) { outcome in
-            switch outcome {
-            case .success(let items):
-                respond(.full(JSONResponse.make(200, ["items": .array(items), "nextBefore": .null])))
-            case .failure(let error):
-                RelayLog.error("pushlog.read", ["conn": conn, "error": error.description])
-                respond(.full(JSONResponse.error(500, "storeError", "the push log could not be read")))
+        let answer: @Sendable (PushLogVisibility?) -> Void = { visibility in
+            cluster.fleetPushes(
+                filter: query.filter, before: query.before, limit: query.limit, visibility: visibility, on: loop
+            ) { outcome in
+                switch outcome {
+                case .success(let page):
+                    respond(
+                        .full(
+                            JSONResponse.make(
+                                200,
+                                [
+                                    "items": .array(page.items),
+                                    "nextBefore": .optional(page.nextBefore.map { JSONValue.int($0) }),
+                                ])))
+                case .failure(let error): failed(error)
+                }
             }
         }
+        guard let device = principal.deviceId else { return answer(nil) }
+        service.read(
+            in: .device(device), { PushLogVisibility(deviceId: device, emulator: $0) },
+            completion: { outcome in
+                switch outcome {
+                case .success(let visibility): answer(visibility)
+                case .failure(let error): failed(error)
+                }
+            })
     }
 }

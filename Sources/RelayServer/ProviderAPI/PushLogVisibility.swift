@@ -11,14 +11,16 @@ struct PushLogVisibility: Sendable {
     /// The tokens and channels of `deviceId` as the emulator knows them now (activities and
     /// their tokens are never forgotten, so earlier pushes stay visible).
     init(deviceId: String, service: RelayService) {
-        (tokens, channels) = service.read { emulator in
-            var tokens = Set(emulator.devices[deviceId]?.pushToStartTokens.map(\.token) ?? [])
-            var channels: Set<String> = []
-            for activity in emulator.activities.values where activity.deviceId == deviceId {
-                if let token = activity.pushToken { tokens.insert(token) }
-                if let channel = activity.channelId { channels.insert(channel) }
-            }
-            return (tokens, channels)
+        self = service.read { emulator in PushLogVisibility(deviceId: deviceId, emulator: emulator) }
+    }
+
+    /// The tokens and channels of `deviceId` in `emulator`.
+    init(deviceId: String, emulator: DeviceEmulator) {
+        tokens = Set(emulator.devices[deviceId]?.pushToStartTokens.map(\.token) ?? [])
+        channels = []
+        for activity in emulator.activities.values where activity.deviceId == deviceId {
+            if let token = activity.pushToken { tokens.insert(token) }
+            if let channel = activity.channelId { channels.insert(channel) }
         }
     }
 

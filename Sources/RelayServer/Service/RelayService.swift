@@ -268,6 +268,17 @@ public final class RelayService: Sendable {
         cluster.read(in: scope, on: loop, query, completion: completion)
     }
 
+    /// Answers `query` over the whole fleet: at once from the emulator, or in cluster mode once
+    /// every device is loaded from Redis (on the caller's loop).
+    func readFleet<T: Sendable>(
+        _ query: @escaping @Sendable (DeviceEmulator) -> T,
+        completion: @escaping @Sendable (Result<T, StoreError>) -> Void
+    ) {
+        guard let cluster else { return completion(.success(read(query))) }
+        guard let loop = EventLoop.current else { return completion(.failure(Self.offLoop)) }
+        cluster.readFleet(on: loop, query, completion: completion)
+    }
+
     /// Cluster mode serves commands from event loops, where each has its Redis client.
     static let offLoop = StoreError(
         operation: "cluster", code: 0, message: "cluster mode runs commands on event loops only")

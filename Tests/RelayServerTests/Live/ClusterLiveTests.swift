@@ -177,7 +177,15 @@ final class ClusterLiveTests: XCTestCase {
         // The token's push log, read on node C: every push through A and B, newest first.
         let log = try c.api.expect(200, "GET", "/v1/pushes?token=\(token)")["items"]?.arrayValue ?? []
         XCTAssertEqual(log.compactMap { $0["status"]?.int64Value }, [429, 200, 200, 200])
-        XCTAssertEqual(try c.api.expect(501, "GET", "/v1/pushes")["error"]?.stringValue, "notInClusterMode")
+        // The fleet's push log, paged across nodes: two on C, the two older ones on A.
+        let newest = try c.api.expect(200, "GET", "/v1/pushes?limit=2")
+        XCTAssertEqual(newest["items"]?.arrayValue?.compactMap { $0["status"]?.int64Value }, [429, 200])
+        let next = try XCTUnwrap(newest["nextBefore"]?.int64Value, "\(newest)")
+        let older = try a.api.expect(200, "GET", "/v1/pushes?limit=2&before=\(next)")
+        XCTAssertEqual(older["items"]?.arrayValue?.compactMap { $0["status"]?.int64Value }, [200, 200])
+        let rest = try b.api.expect(200, "GET", "/v1/pushes?before=\(try XCTUnwrap(older["nextBefore"]?.int64Value))")
+        XCTAssertEqual(rest["items"]?.arrayValue?.count, 0)
+        XCTAssertEqual(rest["nextBefore"], JSONValue.null)
     }
 
     func testClockAdvanceOnOneNodeEndsActivitiesEverywhereWithOneEvent() throws {

@@ -131,6 +131,16 @@ final class ProviderRelay {
         return try XCTUnwrap(token["token"]?.stringValue)
     }
 
+    /// `POST /1/apps/{bundle}/channels` through the provider API: the new channel's id.
+    func createChannel(policy: Int = 0) throws -> String {
+        let request = H2Request(
+            path: "/1/apps/\(Self.bundle)/channels", headers: [("authorization", "bearer \(try devToken())")],
+            body: #"{"message-storage-policy":\#(policy),"push-type":"LiveActivity"}"#)
+        let answer = try XCTUnwrap(try h2([["requests": [request.json]]]).first?.answers.first)
+        XCTAssertEqual(answer.status, 201, answer.body)
+        return try XCTUnwrap(answer.headers["apns-channel-id"])
+    }
+
     /// `GET /v1/activities/{id}`.
     func activity(_ id: String) throws -> JSONValue {
         try app.expect(200, "GET", "/v1/activities/\(id)")

@@ -41,11 +41,7 @@ final class PushLogLiveTests: XCTestCase {
     func testFiltersPagingAndWhoSeesWhat() throws {
         let alice = try provider.makeDevice()
         let bob = try provider.makeDevice()
-        let channel = try XCTUnwrap(
-            try provider.perform { emulator, now in
-                (try? emulator.createChannel(bundleId: ProviderRelay.bundle, policy: .noMessageStored, at: now).get())?
-                    .id
-            })
+        let channel = try provider.createChannel()
         let aliceToken = try XCTUnwrap(try provider.startActivity(deviceId: alice.id).token)
         _ = try provider.startActivity(deviceId: alice.id, channel: channel)
         let bobToken = try XCTUnwrap(try provider.startActivity(deviceId: bob.id).token)
