@@ -24,6 +24,8 @@ enum ClusterKeys {
     static let clock = "{relay}:clock"
     /// Records of refused pushes that name no known device, newest first.
     static let orphanPushes = "{relay}:log"
+    /// A stream ticket's grant, by the digest of the ticket (expires with it).
+    static func ticket(_ digest: String) -> String { "tkt:{\(digest)}" }
     /// The fleet feed: every device's events and the clock's, entry ids `0-<n>`.
     static let feed = "{relay}:feed"
     /// The number of the feed's last entry.

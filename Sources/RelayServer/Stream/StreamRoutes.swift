@@ -1,6 +1,7 @@
 import RelayCore
 import RelayHTTP
 import RelayJSON
+import RelayNet
 
 /// The event stream (CONTRACT section 6): `GET /v1/stream` answers `text/event-stream` over
 /// HTTP/1.1 or as one HTTP/2 stream among many, and `POST /v1/stream-tickets` mints the
@@ -40,9 +41,9 @@ package struct StreamRoutes: RouteGroup {
     package func handle(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         switch (request.request.path, request.request.method) {
         case (Self.streamPath, "GET"):
-            respond(openStream(request))
+            openStream(request, respond: respond)
         case (Self.ticketsPath, "POST"):
-            respond(mintTicket(request))
+            mintTicket(request, respond: respond)
         case (Self.streamPath, _):
             respond(.full(StreamError(405, "methodNotAllowed", "use GET \(Self.streamPath)").response(allow: "GET")))
         default:
@@ -52,29 +53,50 @@ package struct StreamRoutes: RouteGroup {
 
     // MARK: - GET /v1/stream
 
-    private func openStream(_ request: ServerRequest) -> ServerResponse {
+    private func openStream(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let query: StreamQuery
         switch StreamQuery.parse(request.request) {
         case .success(let parsed): query = parsed
-        case .failure(let error): return .full(error.response)
+        case .failure(let error): return respond(.full(error.response))
         }
-        let principal: AppPrincipal
-        var filter = query.filter
-        if let ticket = query.ticket {
-            guard let grant = tickets.redeem(ticket, now: service.clock.realNow()) else {
-                return .full(StreamError(401, "unauthorized", "the stream ticket is unknown, used or expired").response)
+        guard let ticket = query.ticket else {
+            switch auth.authenticate(request.request.headers) {
+            case .refused(let response): return respond(.full(response))
+            case .authenticated(let caller):
+                return respond(open(request, query: query, principal: caller, filter: query.filter))
+            }
+        }
+        redeem(ticket) { grant in
+            guard let grant else {
+                return respond(
+                    .full(StreamError(401, "unauthorized", "the stream ticket is unknown, used or expired").response))
             }
             switch Self.narrow(grant.filter, by: query.filter) {
-            case .success(let narrowed): filter = narrowed
-            case .failure(let error): return .full(error.response)
-            }
-            principal = grant.principal
-        } else {
-            switch auth.authenticate(request.request.headers) {
-            case .refused(let response): return .full(response)
-            case .authenticated(let caller): principal = caller
+            case .success(let narrowed):
+                respond(open(request, query: query, principal: grant.principal, filter: narrowed))
+            case .failure(let error): respond(.full(error.response))
             }
         }
+    }
+
+    /// Takes `ticket`'s grant: from this node's memory, or in cluster mode from Redis.
+    private func redeem(_ ticket: String, completion: @escaping @Sendable (StreamTickets.Grant?) -> Void) {
+        let now = service.clock.realNow()
+        guard let cluster = service.cluster else { return completion(tickets.redeem(ticket, now: now)) }
+        guard let key = StreamTickets.key(of: ticket), let loop = EventLoop.current else { return completion(nil) }
+        cluster.takeTicket(key, now: now, on: loop) { outcome in
+            if case .failure(let error) = outcome {
+                RelayLog.error("stream.ticket", ["error": error.description])
+            }
+            completion((try? outcome.get()) ?? nil)
+        }
+    }
+
+    /// The answer to a stream request from `principal`, asking for `filter`.
+    private func open(_ request: ServerRequest, query: StreamQuery, principal: AppPrincipal, filter: EventFilter)
+        -> ServerResponse
+    {
+        var filter = filter
         switch principal.limit(filter) {
         case .success(let limited): filter = limited
         case .failure(let error): return .full(error.response)
@@ -163,33 +185,47 @@ package struct StreamRoutes: RouteGroup {
 
     // MARK: - POST /v1/stream-tickets
 
-    private func mintTicket(_ request: ServerRequest) -> ServerResponse {
+    private func mintTicket(_ request: ServerRequest, respond: @escaping @Sendable (ServerResponse) -> Void) {
         let principal: AppPrincipal
         switch auth.authenticate(request.request.headers) {
-        case .refused(let response): return .full(response)
+        case .refused(let response): return respond(.full(response))
         case .authenticated(let caller): principal = caller
         }
         guard !request.bodyTooLarge else {
-            return .full(StreamError(413, "tooLarge", TransportError.bodyTooLargeMessage).response)
+            return respond(.full(StreamError(413, "tooLarge", TransportError.bodyTooLargeMessage).response))
         }
         var filter: EventFilter
         switch Self.ticketFilter(request.request.body) {
         case .success(let parsed): filter = parsed
-        case .failure(let error): return .full(error.response)
+        case .failure(let error): return respond(.full(error.response))
         }
         switch principal.limit(filter) {
         case .success(let limited): filter = limited
-        case .failure(let error): return .full(error.response)
+        case .failure(let error): return respond(.full(error.response))
         }
-        switch tickets.issue(principal: principal, filter: filter, now: service.clock.realNow()) {
-        case .failure(let error):
-            return .full(error.response)
-        case .success(let (ticket, grant)):
+        let now = service.clock.realNow()
+        let minted: @Sendable (String, StreamTickets.Grant) -> ServerResponse = { ticket, grant in
             let body: JSONValue = [
                 "ticket": .string(ticket), "expiresAt": .number(grant.expiresAt),
                 "url": .string("\(Self.streamPath)?ticket=\(ticket)"),
             ]
             return .full(JSONResponse.make(201, body, headers: [("cache-control", "no-store")]))
+        }
+        guard let cluster = service.cluster, let loop = EventLoop.current else {
+            switch tickets.issue(principal: principal, filter: filter, now: now) {
+            case .failure(let error): return respond(.full(error.response))
+            case .success(let (ticket, grant)): return respond(minted(ticket, grant))
+            }
+        }
+        // Cluster mode: the ticket is kept in Redis, so any node redeems it (once).
+        switch tickets.mint(principal: principal, filter: filter, now: now) {
+        case .failure(let error): respond(.full(error.response))
+        case .success(let (ticket, key, grant)):
+            cluster.keepTicket(key, grant: grant, now: now, on: loop) { error in
+                guard let error else { return respond(minted(ticket, grant)) }
+                RelayLog.error("stream.ticket", ["error": error.description])
+                respond(.full(StreamError(500, "storeError", "the stream ticket could not be stored").response))
+            }
         }
     }
 

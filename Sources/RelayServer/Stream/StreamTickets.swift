@@ -41,9 +41,10 @@ final class StreamTickets: Sendable {
     /// Tickets outstanding (expired ones included until the next sweep).
     var count: Int { state.withLock { $0.tickets.count } }
 
-    /// Mints a ticket for `principal` and `filter` at real time `now`.
-    func issue(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<
-        (ticket: String, grant: Grant), StreamError
+    /// A new ticket for `principal` and `filter` at real time `now`, kept nowhere yet: its text,
+    /// the key it is kept under (`key(of:)`) and what it grants.
+    func mint(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<
+        (ticket: String, key: String, grant: Grant), StreamError
     > {
         let bytes: [UInt8]
         do {
@@ -52,8 +53,27 @@ final class StreamTickets: Sendable {
             return .failure(StreamError(500, "internal", "no random bytes for a ticket: \(error)"))
         }
         let ticket = Base64URL.encode(bytes)
-        let digest = SHA256.hash(Array(ticket.utf8))
         let grant = Grant(principal: principal, filter: filter, expiresAt: now + lifetime)
+        return .success((ticket, Self.key(SHA256.hash(Array(ticket.utf8))), grant))
+    }
+
+    /// The key `ticket` is kept under (the base64url of its SHA-256); nil for text no ticket has.
+    static func key(of ticket: String) -> String? {
+        guard ticket.utf8.count <= 128 else { return nil }
+        return key(SHA256.hash(Array(ticket.utf8)))
+    }
+
+    /// Mints a ticket for `principal` and `filter` at real time `now` and keeps it in memory.
+    func issue(principal: AppPrincipal, filter: EventFilter, now: Double) -> Result<
+        (ticket: String, grant: Grant), StreamError
+    > {
+        let minted: (ticket: String, key: String, grant: Grant)
+        switch mint(principal: principal, filter: filter, now: now) {
+        case .failure(let error): return .failure(error)
+        case .success(let made): minted = made
+        }
+        let (ticket, grant) = (minted.ticket, minted.grant)
+        let digest = SHA256.hash(Array(ticket.utf8))
         return state.withLock { state in
             state.sweep(now: now, force: state.tickets.count >= Self.capacity)
             guard state.tickets.count < Self.capacity else {

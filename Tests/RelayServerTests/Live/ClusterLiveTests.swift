@@ -160,6 +160,20 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(state["activities"]?.arrayValue?.first?["contentState"]?["progress"]?.doubleValue, 0.25)
         XCTAssertEqual(UInt64(snapshot.id), ids.max(), "the snapshot stands at the device's last event")
 
+        // A stream ticket minted on A opens one stream on B; presented again on C it is refused.
+        let ticket = try XCTUnwrap(
+            a.api.expect(201, "POST", "/v1/stream-tickets", json: ["deviceId": .string(device)])["url"]?.stringValue)
+        func status(_ node: KillableRelay) throws -> String {
+            try ChildProcess.run(
+                [
+                    "curl", "-s", "--http1.1", "--max-time", "2", "-o", "/dev/null", "-w", "%{http_code}", "--cacert",
+                    node.ca, "https://localhost:\(node.port)\(ticket)",
+                ], timeout: 30
+            ).stdout
+        }
+        XCTAssertEqual(try status(b), "200")
+        XCTAssertEqual(try status(c), "401")
+
         // Two more pushes through A spend the burst of 3; the next, through B, is refused.
         let more = try aioapns(
             a,
