@@ -68,14 +68,13 @@ struct AppCall: Sendable {
     /// Runs `command` through `RelayService.perform` and answers once it is durable: with the
     /// status, JSON and log ids `success` makes of the result, or with the command's error. `ids`
     /// are the log ids known before the command runs (used when it fails). `scope` names the
-    /// device the command works on, which cluster mode loads; nil for a request cluster mode
-    /// does not serve. `joining`: the broadcast channel the command may start an activity on.
+    /// device the command works on, which cluster mode loads. `joining`: the broadcast channel
+    /// the command may start an activity on.
     func commit<T: Sendable>(
-        _ service: RelayService, ids: LogIDs, in scope: StateScope?, joining channel: JoinedChannel? = nil,
+        _ service: RelayService, ids: LogIDs, in scope: StateScope, joining channel: JoinedChannel? = nil,
         _ command: @escaping @Sendable (inout DeviceEmulator, UnixSeconds) throws(EmulatorError) -> T,
         success: @escaping @Sendable (T) -> (status: Int, body: JSONValue, ids: LogIDs)
     ) {
-        guard let scope = served(service, in: scope, ids) else { return }
         service.perform(
             in: scope, joining: channel,
             { emulator, now in
@@ -92,21 +91,11 @@ struct AppCall: Sendable {
             })
     }
 
-    /// The scope to run a request in, or nil after answering `501` for a request that cluster
-    /// mode does not serve (`scope` nil).
-    func served(_ service: RelayService, in scope: StateScope?, _ ids: LogIDs) -> StateScope? {
-        if let scope { return scope }
-        if service.cluster == nil { return StateScope.none }
-        fail(ClusterStore.notServed, ids)
-        return nil
-    }
-
     /// Answers `200` with what `query` reads from the device `scope` names, or its error.
     func read(
-        _ service: RelayService, ids: LogIDs, in scope: StateScope?,
+        _ service: RelayService, ids: LogIDs, in scope: StateScope,
         _ query: @escaping @Sendable (DeviceEmulator) throws(EmulatorError) -> (JSONValue, LogIDs)
     ) {
-        guard let scope = served(service, in: scope, ids) else { return }
         service.read(
             in: scope,
             { emulator in Result { () throws(EmulatorError) -> (JSONValue, LogIDs) in try query(emulator) } },

@@ -63,30 +63,44 @@ enum ClusterScripts {
     /// counter); one fed already is skipped; one whose predecessor is missing stops the script
     /// with `{"gap", device, last fed}` unless `force` is set (a fill from the device's stream,
     /// which may skip events trimmed from it). Events of no device (device "") are appended.
-    /// Returns `{"ok", n}` (n: the feed's last entry).
+    /// Returns `{"ok", n}` (n: the feed's last entry). Each device's last fed number and the
+    /// counter are read once and written once per call, whatever the number of events.
     ///
     /// KEYS: the feed, the fed index, the feed's counter. ARGV: stream length, force (0 or 1),
     /// events (count), then each event's device, seq, type, data, bundle, activity and alarm.
     static let feed = RedisScript(
         """
         local force = ARGV[2] == '1'
+        local n = tonumber(redis.call('GET', KEYS[3]) or '0')
+        local last, touched = {}, {}
+        local function save()
+          redis.call('SET', KEYS[3], n)
+          for _, device in ipairs(touched) do redis.call('HSET', KEYS[2], device, last[device]) end
+        end
         local i = 4
         for _ = 1, tonumber(ARGV[3]) do
           local device, seq = ARGV[i], tonumber(ARGV[i + 1])
           local take = true
           if device ~= '' then
-            local last = tonumber(redis.call('HGET', KEYS[2], device) or '0')
-            if seq <= last then take = false
-            elseif seq > last + 1 and not force then return {'gap', device, last} end
+            if last[device] == nil then
+              last[device] = tonumber(redis.call('HGET', KEYS[2], device) or '0')
+              touched[#touched + 1] = device
+            end
+            if seq <= last[device] then take = false
+            elseif seq > last[device] + 1 and not force then
+              save()
+              return {'gap', device, last[device]}
+            end
           end
           if take then
-            if device ~= '' then redis.call('HSET', KEYS[2], device, seq) end
-            local n = redis.call('INCR', KEYS[3])
+            if device ~= '' then last[device] = seq end
+            n = n + 1
             redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '0-' .. n, 't', ARGV[i + 2], 'd', ARGV[i + 3],
               'b', ARGV[i + 4], 'a', ARGV[i + 5], 'l', ARGV[i + 6])
           end
           i = i + 7
         end
-        return {'ok', tonumber(redis.call('GET', KEYS[3]) or '0')}
+        save()
+        return {'ok', n}
         """)
 }

@@ -409,11 +409,6 @@ final class ClusterStore: Sendable {
         return .success(found)
     }
 
-    /// The answer to a request that cluster mode does not serve yet.
-    static let notServed = EmulatorError(
-        status: 501, code: "notInClusterMode",
-        message: "this request is not served in cluster mode yet (README, \"Cluster mode\", lists what is)")
-
     static func storeError(_ error: RedisError) -> StoreError {
         StoreError(operation: "redis", code: 0, message: "\(error)")
     }
