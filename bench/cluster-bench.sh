@@ -15,7 +15,7 @@
 #   REPLICAS=1 bench/cluster-bench.sh           # each commit waits for a replica
 #
 # Environment: N, C, M, COUNT, DEVICES, THREADS (per relay node), FANOUT (1000), LATENCY (200 pushes),
-# BURST (200 pushes), INGEST_ROUNDS (default ROUNDS; 0 skips ingest), ROUNDS (each node count measured
+# BURST (200 pushes), FLEET_STREAM (store.redisCluster.fleetStream, true), INGEST_ROUNDS (default ROUNDS; 0 skips ingest), ROUNDS (each node count measured
 # ROUNDS times, alternated with the SQLite relay; medians reported), REPLICAS (durability.replicas),
 # RELAY (binary; default .build/release/activity-relay), KEEP=1 keeps the work directory.
 # Needs h2load, redis-server, redis-cli, python3, curl. Everything runs on this one machine, so the
@@ -121,7 +121,7 @@ relay_config() { # STORE_JSON
 }
 JSON
 }
-relay_config ", \"store\": {\"redisCluster\": {\"seeds\": $SEED_LIST}}" > "$WORK/cluster.json"
+relay_config ", \"store\": {\"redisCluster\": {\"seeds\": $SEED_LIST, \"fleetStream\": ${FLEET_STREAM:-true}}}" > "$WORK/cluster.json"
 relay_config "" > "$WORK/sqlite.json"
 
 NODE_PORTS=()
@@ -164,14 +164,28 @@ printf '{"aps":{"event":"update","timestamp":%s,"content-state":{"progress":0.5,
 
 # --- measuring ----------------------------------------------------------------------------------
 process_ticks() { local sum=0; for pid in "$@"; do sum=$((sum + $(awk '{print $14 + $15}' "/proc/$pid/stat"))); done; echo "$sum"; }
-redis_totals() { # commands, bytes in+out, CPU seconds, summed over every Redis node
+# The masters, and the one that holds the fleet feed's slot ({relay}): the others answer MOVED.
+MASTER_PORTS=()
+FEED_PORT=""
+for port in "${REDIS_PORTS[@]}"; do
+    [ "$(redis-cli -p "$port" ROLE | head -1)" = master ] || continue
+    MASTER_PORTS+=("$port")
+    redis-cli -p "$port" EXISTS '{relay}:feedseq' | grep -q MOVED || FEED_PORT=$port
+done
+cpu_seconds() { redis-cli -p "$1" INFO cpu | tr -d '\r' | awk -F: '$1 ~ /^used_cpu_(sys|user)$/ { s += $2 } END { printf "%.3f", s }'; }
+redis_totals() { # commands, bytes in+out, CPU seconds (all nodes), CPU seconds of the feed's master, mean of the other masters'
+    local feed others=0 count=0
+    for port in "${MASTER_PORTS[@]}"; do
+        if [ "$port" = "$FEED_PORT" ]; then feed=$(cpu_seconds "$port"); else
+            others=$(awk -v a="$others" -v b="$(cpu_seconds "$port")" 'BEGIN { print a + b }'); count=$((count + 1)); fi
+    done
     for port in "${REDIS_PORTS[@]}"; do
         redis-cli -p "$port" INFO all | tr -d '\r'
-    done | awk -F: '
+    done | awk -F: -v feed="$feed" -v others="$others" -v count="$count" '
         $1 == "total_commands_processed" { c += $2 }
         $1 == "total_net_input_bytes" || $1 == "total_net_output_bytes" { b += $2 }
         $1 == "used_cpu_sys" || $1 == "used_cpu_user" { s += $2 }
-        END { printf "%.0f %.0f %.3f\n", c, b, s }'
+        END { printf "%.0f %.0f %.3f %.3f %.3f\n", c, b, s, feed, others / count }'
 }
 h2() { # URIS REQUESTS CONNECTIONS JWT OUT
     h2load -n "$2" -c "$3" -m "$M" -i "$1" -d "$WORK/payload.json" \
@@ -185,7 +199,7 @@ check() { # OUT REQUESTS
         exit 1
     }
 }
-run_cluster() { # NODES LABEL -> prints "rate cpu_us commands bytes redis_cpu_us" for N pushes over NODES nodes
+run_cluster() { # NODES LABEL -> prints "rate cpu_us commands bytes redis_cpu_us feed_us" for N pushes over NODES nodes
     local k=$1 per=$((N / $1)) conns=$(($C / $1)) start end before after rb ra pids=()
     [ "$conns" -lt 1 ] && conns=1
     pids=("${NODE_PIDS[@]:0:$k}")
@@ -205,8 +219,8 @@ run_cluster() { # NODES LABEL -> prints "rate cpu_us commands bytes redis_cpu_us
     awk -v s="$start" -v e="$end" -v n=$((per * k)) -v t=$((after - before)) -v hz="$(getconf CLK_TCK)" \
         -v rb="$rb" -v ra="$ra" 'BEGIN {
             split(rb, b, " "); split(ra, a, " ")
-            printf "%.0f %.1f %.2f %.0f %.1f\n", n / (e - s), t / hz / n * 1e6, (a[1] - b[1]) / n, (a[2] - b[2]) / n,
-                (a[3] - b[3]) / n * 1e6 }'
+            printf "%.0f %.1f %.2f %.0f %.1f %.1f\n", n / (e - s), t / hz / n * 1e6, (a[1] - b[1]) / n, (a[2] - b[2]) / n,
+                (a[3] - b[3]) / n * 1e6, ((a[4] - b[4]) - (a[5] - b[5])) / n * 1e6 }'
 }
 run_sqlite() { # LABEL -> prints "rate cpu_us"
     local before after start end
@@ -238,13 +252,14 @@ median_of() { # FIELD "r1;r2;..." -> the median of that field
 if [ "${INGEST_ROUNDS:-$ROUNDS}" -gt 0 ]; then
     echo "pushes: $N per run x ${INGEST_ROUNDS:-$ROUNDS} rounds to $COUNT tokens on $DEVICES devices over $C connections x $M streams;"
     echo "relay nodes: $THREADS threads each; Redis Cluster 3 masters + 3 replicas; durability.replicas $REPLICAS; $(nproc) cores"
-    printf '| store | relay nodes | pushes/s | relay CPU µs/push | Redis commands/push | Redis bytes/push | Redis CPU µs/push |\n'
-    printf '|---|---|---|---|---|---|---|\n'
-    printf '| SQLite | 1 | %s | %s | – | – | – |\n' "$(median_of 1 "${RESULTS[sqlite]}")" "$(median_of 2 "${RESULTS[sqlite]}")"
+    echo "feed master: the extra CPU per push of the master holding {relay} (the fleet feed) over the other masters' mean"
+    printf '| store | relay nodes | pushes/s | relay CPU µs/push | Redis commands/push | Redis bytes/push | Redis CPU µs/push | feed master µs/push |\n'
+    printf '|---|---|---|---|---|---|---|---|\n'
+    printf '| SQLite | 1 | %s | %s | – | – | – | – |\n' "$(median_of 1 "${RESULTS[sqlite]}")" "$(median_of 2 "${RESULTS[sqlite]}")"
     for k in $(seq 1 "$NODES"); do
-        printf '| Redis Cluster | %s | %s | %s | %s | %s | %s |\n' "$k" "$(median_of 1 "${RESULTS[$k]}")" \
+        printf '| Redis Cluster | %s | %s | %s | %s | %s | %s | %s |\n' "$k" "$(median_of 1 "${RESULTS[$k]}")" \
             "$(median_of 2 "${RESULTS[$k]}")" "$(median_of 3 "${RESULTS[$k]}")" "$(median_of 4 "${RESULTS[$k]}")" \
-            "$(median_of 5 "${RESULTS[$k]}")"
+            "$(median_of 5 "${RESULTS[$k]}")" "$(median_of 6 "${RESULTS[$k]}")"
     done
 fi
 
