@@ -29,6 +29,9 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
     package private(set) var nodes: [Node] = []
     /// The password every node requires, if any.
     package let password: String?
+    /// With TLS, the nodes' self-signed certificate (for `127.0.0.1` and `localhost`), which is
+    /// also the CA file clients verify them with; nil in plain TCP.
+    package private(set) var caFile: String?
 
     /// Every node's `127.0.0.1:port`, for a client's seeds.
     package var seeds: [String] { nodes.map { "127.0.0.1:\($0.port)" } }
@@ -36,8 +39,10 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
     /// Starts `masters` masters with `replicasPerMaster` replicas each, `cluster-node-timeout` set to
     /// `nodeTimeoutMilliseconds` (small, so a killed master's replica is promoted within seconds),
     /// and waits until every node reports `cluster_state:ok` and every master has its replicas.
+    /// With `tls`, nodes speak TLS only (clients, the cluster bus and replication).
     package static func start(
-        masters: Int = 3, replicasPerMaster: Int = 1, nodeTimeoutMilliseconds: Int = 1000, password: String? = nil
+        masters: Int = 3, replicasPerMaster: Int = 1, nodeTimeoutMilliseconds: Int = 1000, password: String? = nil,
+        tls: Bool = false
     ) throws -> RedisClusterHarness {
         for tool in ["redis-server", "redis-cli"]
         where !FileManager.default.isExecutableFile(atPath: "/usr/bin/\(tool)") {
@@ -49,6 +54,7 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let harness = RedisClusterHarness(directory: directory, password: password)
         do {
+            if tls { try harness.makeCertificate() }
             let ports = try freePorts(count: masters * (1 + replicasPerMaster))
             for port in ports { try harness.launch(port: port, nodeTimeoutMilliseconds: nodeTimeoutMilliseconds) }
             for node in harness.nodes {
@@ -148,7 +154,24 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
 
     // MARK: - Private
 
-    private var authArguments: [String] { password.map { ["-a", $0, "--no-auth-warning"] } ?? [] }
+    private var authArguments: [String] {
+        (password.map { ["-a", $0, "--no-auth-warning"] } ?? []) + (caFile.map { ["--tls", "--cacert", $0] } ?? [])
+    }
+
+    /// A self-signed P-256 certificate and key for `127.0.0.1` and `localhost`, made with openssl.
+    private func makeCertificate() throws {
+        let certificate = "\(directory)/tls-cert.pem"
+        let made = try ChildProcess.run(
+            [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout",
+                "\(directory)/tls-key.pem", "-out", certificate, "-days", "2", "-subj", "/CN=localhost", "-addext",
+                "subjectAltName=DNS:localhost,IP:127.0.0.1",
+            ], timeout: 30)
+        guard made.status == 0 else {
+            throw Failure(description: "openssl could not make a certificate: \(made.stderr)")
+        }
+        caFile = certificate
+    }
 
     private func livePorts() -> [UInt16] { nodes.filter { $0.process != nil }.map(\.port) }
 
@@ -156,7 +179,7 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
         let nodeDirectory = "\(directory)/\(port)"
         try FileManager.default.createDirectory(atPath: nodeDirectory, withIntermediateDirectories: true)
         var config = """
-            port \(port)
+            port \(caFile == nil ? port : 0)
             bind 127.0.0.1
             protected-mode no
             daemonize no
@@ -171,6 +194,18 @@ package final class RedisClusterHarness: @unchecked Sendable {  // Sendable: use
 
             """
         if let password { config += "requirepass \(password)\nmasterauth \(password)\n" }
+        if let caFile {
+            config += """
+                tls-port \(port)
+                tls-cert-file \(caFile)
+                tls-key-file \(directory)/tls-key.pem
+                tls-ca-cert-file \(caFile)
+                tls-auth-clients no
+                tls-cluster yes
+                tls-replication yes
+
+                """
+        }
         try config.write(toFile: "\(nodeDirectory)/redis.conf", atomically: true, encoding: .utf8)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/redis-server")

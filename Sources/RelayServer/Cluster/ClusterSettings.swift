@@ -19,6 +19,10 @@ public struct ClusterSettings: Sendable, Hashable {
     /// Whether every event is also appended to the fleet feed (`fleetStream`), which serves
     /// streams that name no device; off, such streams are refused and a push costs one script less.
     package var fleetStream = true
+    /// TLS to every node, verified against this CA file (PEM); nil connects in plain TCP.
+    package var caFile: String?
+    /// The name every node's certificate must carry; nil: the address it is reached at.
+    package var serverName: String?
 
     /// Most seeds accepted.
     static let maxSeeds = 64
@@ -28,10 +32,10 @@ public struct ClusterSettings: Sendable, Hashable {
     package init(seeds: [String]) { self.seeds = seeds }
 
     /// The `store.redisCluster` object's keys.
-    static let keys: Set<String> = ["seeds", "user", "password", "fleetStream"]
+    static let keys: Set<String> = ["seeds", "user", "password", "fleetStream", "caFile", "serverName"]
 
-    /// Reads `store.redisCluster`.
-    init(fields: ConfigFields) throws(JSONFieldError) {
+    /// Reads `store.redisCluster`; a relative `caFile` resolves against `base`.
+    init(fields: ConfigFields, base: String) throws(JSONFieldError) {
         try fields.rejectUnknown(Self.keys)
         guard let elements = try fields.array("seeds", limit: Self.maxSeeds), !elements.isEmpty else {
             throw fields.error("seeds", "must list at least one \(Self.seedExpectation)")
@@ -48,6 +52,9 @@ public struct ClusterSettings: Sendable, Hashable {
         password = try fields.string("password")
         if user != nil && password == nil { throw fields.error("password", "is needed with user") }
         fleetStream = try fields.bool("fleetStream") ?? true
+        caFile = try fields.string("caFile").map { FileSystem.absolute($0, relativeTo: base) }
+        serverName = try fields.string("serverName")
+        if serverName != nil && caFile == nil { throw fields.error("serverName", "is needed only with caFile (TLS)") }
     }
 
     /// The seeds of `--redis-cluster host:port,host:port`, or nil when one is malformed.

@@ -54,10 +54,24 @@ final class ClusterStore: Sendable {
     /// Most commands for one device run and committed together.
     static let maxBatch = 256
 
+    /// Throws when `settings.caFile` cannot be read as a CA file.
     init(
         settings: ClusterSettings, rules: RelayRules, ids: any IdentifierGenerator, clock: RelayTimeSource,
         retention: RelayService.Retention
-    ) {
+    ) throws {
+        var options = RedisClusterClient.Options(seeds: settings.seeds)
+        options.user = settings.user
+        options.password = settings.password
+        if let caFile = settings.caFile {
+            do {
+                options.tls = try TLSClientContext(caFile: caFile)
+            } catch {
+                throw StoreError(
+                    operation: "cluster", code: 0, message: "store.redisCluster.caFile \(caFile): \(error)")
+            }
+            options.tlsServerName = settings.serverName
+        }
+        clientOptions = options
         self.settings = settings
         self.rules = rules
         self.ids = ids
@@ -66,12 +80,7 @@ final class ClusterStore: Sendable {
     }
 
     /// How the clients and stream readers reach the cluster.
-    var clientOptions: RedisClusterClient.Options {
-        var options = RedisClusterClient.Options(seeds: settings.seeds)
-        options.user = settings.user
-        options.password = settings.password
-        return options
-    }
+    let clientOptions: RedisClusterClient.Options
 
     /// The client of `loop`, made on first use.
     func client(on loop: EventLoop) -> RedisClusterClient {

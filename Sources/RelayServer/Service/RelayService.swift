@@ -43,9 +43,9 @@ public final class RelayService: Sendable {
     init(
         emulator: DeviceEmulator, store: Store, clock: RelayTimeSource, hub: EventHub, retention: Retention,
         cluster: ClusterSettings? = nil
-    ) {
-        self.cluster = cluster.map {
-            ClusterStore(settings: $0, rules: emulator.rules, ids: emulator.ids, clock: clock, retention: retention)
+    ) throws {
+        self.cluster = try cluster.map {
+            try ClusterStore(settings: $0, rules: emulator.rules, ids: emulator.ids, clock: clock, retention: retention)
         }
         self.emulator = Mutex(emulator)
         self.store = store
@@ -155,7 +155,7 @@ public final class RelayService: Sendable {
                 path: path, table: "documents", key: culprit.map { keys[$0] } ?? "(unknown)",
                 message: "\(error)")
         }
-        let service = RelayService(
+        let service = try RelayService(
             emulator: emulator, store: store, clock: clock, hub: EventHub(store: store), retention: retention,
             cluster: cluster)
         if clockMode == .virtual { try service.persistClock() }

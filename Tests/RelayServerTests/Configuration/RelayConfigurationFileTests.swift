@@ -216,6 +216,10 @@ final class RelayConfigurationFileTests: XCTestCase {
                 "store.redisCluster.seeds: every seed must be host:port (a port from 1 to 65535) (found array of 1)"
             ),
             (
+                #"{"store": {"redisCluster": {"seeds": ["redis:7000"], "serverName": "redis"}}}"#,
+                #"store.redisCluster.serverName: is needed only with caFile (TLS) (found string "redis")"#
+            ),
+            (
                 #"{"store": {"redisCluster": {"seeds": ["redis:7000"], "fleetStream": "no"}}}"#,
                 #"store.redisCluster.fleetStream: must be true or false (found string "no")"#
             ),

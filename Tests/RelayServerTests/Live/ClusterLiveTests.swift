@@ -25,12 +25,13 @@ final class ClusterLiveTests: XCTestCase {
 
     /// Starts the cluster and three relay nodes sharing its store and their keys.
     private func startNodes(
-        rules: String, clock: String = "virtual", extra: String? = nil, replicasPerMaster: Int = 1
+        rules: String, clock: String = "virtual", extra: String? = nil, replicasPerMaster: Int = 1, tls: Bool = false
     ) throws -> (KillableRelay, KillableRelay, KillableRelay) {
-        redis = try RedisClusterHarness.start(replicasPerMaster: replicasPerMaster)
+        redis = try RedisClusterHarness.start(replicasPerMaster: replicasPerMaster, tls: tls)
         let seeds = redis.seeds.map { "\"\($0)\"" }.joined(separator: ", ")
+        let caFile = redis.caFile.map { #", "caFile": "\#($0)""# } ?? ""
         let config =
-            #""clock": "\#(clock)", "store": {"redisCluster": {"seeds": [\#(seeds)]}}, "rules": \#(rules)"#
+            #""clock": "\#(clock)", "store": {"redisCluster": {"seeds": [\#(seeds)]\#(caFile)}}, "rules": \#(rules)"#
             + (extra.map { ", " + $0 } ?? "")
         let first = try KillableRelay(name: "cluster-a", config: config)
         nodes = [first]
@@ -202,6 +203,24 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(rest["nextBefore"], JSONValue.null)
     }
 
+    func testNodesReachAClusterThatSpeaksOnlyTLS() throws {
+        let (a, b, _) = try startNodes(rules: "{}", replicasPerMaster: 0, tls: true)
+        let port = try XCTUnwrap(redis.nodes.first?.port)
+        let plain = try ChildProcess.run(["redis-cli", "-p", String(port), "PING"], timeout: 30)
+        XCTAssertNotEqual(plain.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "PONG", "TLS only")
+        // The fleet's stream on B (its reader connects over TLS too), a push through A.
+        let fleet = try subscribe(b, device: nil, seconds: 6)
+        Thread.sleep(forTimeInterval: 2)
+        let (_, activity, token) = try startActivity(on: a)
+        let base = Int64(try XCTUnwrap(a.api.expect(200, "GET", "/v1/clock")["now"]?.doubleValue))
+        let pushed = try aioapns(a, [update("tls", token: token, at: base + 1, progress: 0.5)])
+        XCTAssertEqual(pushed["tls"]?.first?.0, "200")
+        let read = try b.api.expect(200, "GET", "/v1/activities/\(activity)")
+        XCTAssertEqual(read["contentState"]?["progress"]?.doubleValue, 0.5)
+        let streamed = events(try fleet.wait(timeout: 30).stdout).map(\.type)
+        XCTAssertEqual(streamed.filter { $0 == "activity.updated" }.count, 1, "\(streamed)")
+    }
+
     func testClockAdvanceOnOneNodeEndsActivitiesEverywhereWithOneEvent() throws {
         let (a, b, c) = try startNodes(rules: "{}")
         // The fleet's stream on node B, from now; then two devices start activities on A and C.
@@ -301,8 +320,16 @@ final class ClusterLiveTests: XCTestCase {
         try asDevice.expect(404, "GET", "/v1/alarms/\(alarm)")
         let stranger = AppAPIClient(base: "https://localhost:\(c.port)", caPath: c.ca, key: "not-a-device-key")
         try stranger.expect(401, "GET", "/v1/devices/\(own)")
-        // Lists of every device are not served in cluster mode; they say so.
-        XCTAssertEqual(try a.api.expect(501, "GET", "/v1/activities")["error"]?.stringValue, "notInClusterMode")
+        // Lists across devices, on node A: both devices made on A, the activity, the alarm; a
+        // device key's list holds only its own device.
+        let devices = try a.api.expect(200, "GET", "/v1/devices")["items"]?.arrayValue ?? []
+        XCTAssertEqual(devices.compactMap { $0["deviceId"]?.stringValue ?? $0["id"]?.stringValue }, [device, own])
+        let everyActivity = try a.api.expect(200, "GET", "/v1/activities")["items"]?.arrayValue ?? []
+        XCTAssertEqual(everyActivity.compactMap { $0["id"]?.stringValue }, [activity])
+        let everyAlarm = try a.api.expect(200, "GET", "/v1/alarms")["items"]?.arrayValue ?? []
+        XCTAssertEqual(everyAlarm.compactMap { $0["id"]?.stringValue }, [alarm])
+        let mine = try asDevice.expect(200, "GET", "/v1/devices")["items"]?.arrayValue ?? []
+        XCTAssertEqual(mine.count, 1)
     }
 
     // MARK: - Faults

@@ -19,7 +19,7 @@ final class ClusterFeedTests: XCTestCase {
     override func setUpWithError() throws {
         redis = try RedisClusterHarness.start(replicasPerMaster: 0)
         loop = try EventLoop(name: "feed-test")
-        store = ClusterStore(
+        store = try ClusterStore(
             settings: ClusterSettings(seeds: redis.seeds), rules: .defaults, ids: SecureIdentifiers(),
             clock: RelayTimeSource(), retention: .init())
     }
