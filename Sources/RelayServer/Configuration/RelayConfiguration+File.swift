@@ -70,7 +70,9 @@ extension RelayConfiguration {
         if let object = try fields.object("console") { console = try ConsoleSettings(fields: object) }
         if let object = try fields.object("store") {
             try object.rejectUnknown(["redisCluster"])
-            if let cluster = try object.object("redisCluster") { self.cluster = try ClusterSettings(fields: cluster, base: base) }
+            if let cluster = try object.object("redisCluster") {
+                self.cluster = try ClusterSettings(fields: cluster, base: base)
+            }
         }
         providerRefusalLimit =
             try fields.integer("providerRefusalLimit", in: 0...Self.maxProviderRefusalLimit) ?? providerRefusalLimit
