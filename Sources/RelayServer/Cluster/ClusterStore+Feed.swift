@@ -168,20 +168,30 @@ extension ClusterStore {
             let follow: @Sendable (UInt64) -> Void = { [self] after in
                 self.follow(ClusterKeys.feed, after: after, into: stream, filter: filter)
             }
-            if let lastEventID { return follow(lastEventID) }
-            client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) { [self] result in
-                let position = (try? result.get())?.string.flatMap { UInt64($0) } ?? 0
-                guard snapshot else { return follow(position) }
-                snapshotFleet(filter: filter, at: position, on: loop) { outcome in
-                    switch outcome {
-                    case .failure(let error):
-                        RelayLog.error("stream.snapshot", ["device": "-", "error": error.description])
-                        stream.finish()
-                    case .success(let members):
-                        Self.sendSnapshot(members, at: position, to: stream)
-                        follow(position)
+            let takeSnapshot: @Sendable () -> Void = { [self] in
+                client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) {
+                    [self] result in
+                    let position = (try? result.get())?.string.flatMap { UInt64($0) } ?? 0
+                    snapshotFleet(filter: filter, at: position, on: loop) { outcome in
+                        switch outcome {
+                        case .failure(let error):
+                            RelayLog.error("stream.snapshot", ["device": "-", "error": error.description])
+                            stream.finish()
+                        case .success(let members):
+                            Self.sendSnapshot(members, at: position, to: stream)
+                            follow(position)
+                        }
                     }
                 }
+            }
+            if let lastEventID {
+                return isBehind(ClusterKeys.feed, after: lastEventID, on: loop) { behind in
+                    behind ? takeSnapshot() : follow(lastEventID)
+                }
+            }
+            if snapshot { return takeSnapshot() }
+            client(on: loop).send(RedisCommand(["GET", ClusterKeys.feedNumber], idempotent: true)) { result in
+                follow((try? result.get())?.string.flatMap { UInt64($0) } ?? 0)
             }
         }
     }

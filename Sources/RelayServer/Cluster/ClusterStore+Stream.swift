@@ -19,7 +19,8 @@ extension ClusterStore {
     }
 
     /// Serves `stream` the events of device `device` from its Redis Stream, which every node's
-    /// commits append to: after event `lastEventID` when resuming, else after a `snapshot` event
+    /// commits append to: after event `lastEventID` when resuming (after a `snapshot` event when
+    /// the stream no longer holds what followed it), else after a `snapshot` event
     /// of the device's state when `snapshot` is set, otherwise from now. An event's id is its
     /// number in the device's own sequence, so ids only increase and `Last-Event-ID` resumes on
     /// any node.
@@ -34,33 +35,46 @@ extension ClusterStore {
             let follow: @Sendable (UInt64) -> Void = { [self] after in
                 self.follow(key, after: after, into: stream, filter: filter)
             }
-            if let lastEventID { return follow(lastEventID) }
-            if snapshot {
-                // The state and the number of its last event come from one load, so the events
-                // that follow the snapshot are exactly those after it.
-                let clock = clock
+            // The state and the number of its last event come from one load, so the events that
+            // follow the snapshot are exactly those after it.
+            let clock = clock
+            let takeSnapshot: @Sendable () -> Void = { [self] in
                 read(
                     in: .device(device), on: loop,
-                    { emulator in StreamSnapshot.of(emulator, filter: filter, clock: clock.json) }
-                ) {
-                    outcome in
-                    switch outcome {
-                    case .failure(let error):
-                        RelayLog.error("stream.snapshot", ["device": device, "error": error.description])
-                        stream.finish()
-                    case .success(let taken):
-                        Self.sendSnapshot(taken.members, at: taken.seq, to: stream)
-                        follow(taken.seq)
-                    }
-                }
-                return
+                    { emulator in StreamSnapshot.of(emulator, filter: filter, clock: clock.json) },
+                    completion: { outcome in
+                        switch outcome {
+                        case .failure(let error):
+                            RelayLog.error("stream.snapshot", ["device": device, "error": error.description])
+                            stream.finish()
+                        case .success(let taken):
+                            Self.sendSnapshot(taken.members, at: taken.seq, to: stream)
+                            follow(taken.seq)
+                        }
+                    })
             }
+            if let lastEventID {
+                return isBehind(key, after: lastEventID, on: loop) { behind in
+                    behind ? takeSnapshot() : follow(lastEventID)
+                }
+            }
+            if snapshot { return takeSnapshot() }
             // From now: after the device's last event so far.
             let client = client(on: loop)
             client.send(RedisCommand(["HGET", ClusterKeys.device(device), "seq"], idempotent: true)) { result in
                 let next = (try? result.get())?.integer.flatMap { UInt64(exactly: $0) } ?? 1
                 follow(max(next, 1) - 1)
             }
+        }
+    }
+
+    /// Whether a subscriber resuming after entry `0-<after>` of `key` is further behind than the
+    /// stream keeps (its oldest entry is past the next one): it then gets a `snapshot` event, as
+    /// on one node, rather than a silent gap.
+    func isBehind(_ key: String, after: UInt64, on loop: EventLoop, completion: @escaping @Sendable (Bool) -> Void) {
+        client(on: loop).send(RedisCommand(["XRANGE", key, "-", "+", "COUNT", "1"], idempotent: true)) { result in
+            let oldest = (try? result.get()).flatMap { try? StreamReply.entries($0, maxEntries: 1).first }
+            completion(oldest.map { $0.id.sequence > after + 1 } ?? false)
         }
     }
 

@@ -161,6 +161,15 @@ final class ClusterLiveTests: XCTestCase {
         XCTAssertEqual(state["activities"]?.arrayValue?.first?["contentState"]?["progress"]?.doubleValue, 0.25)
         XCTAssertEqual(UInt64(snapshot.id), ids.max(), "the snapshot stands at the device's last event")
 
+        // A subscriber further behind than the device's stream keeps (trimmed here below its
+        // latest event) gets a snapshot first, as on one node, not a silent gap.
+        let key = "{dev:\(device)}:ev"
+        let port = try redis.masterPort(forSlot: HashSlot.slot(of: key), askingPort: askingPort)
+        try redis.cli(port, ["XTRIM", key, "MINID", "0-\(try XCTUnwrap(ids.max()))"])
+        let behind = events(try subscribe(a, device: device, seconds: 3, lastEventID: "1").wait(timeout: 30).stdout)
+        XCTAssertEqual(behind.first?.type, "snapshot", "\(behind.map(\.type))")
+        XCTAssertEqual(behind.first?.id, ids.max().map(String.init))
+
         // A stream ticket minted on A opens one stream on B; presented again on C it is refused.
         let ticket = try XCTUnwrap(
             a.api.expect(201, "POST", "/v1/stream-tickets", json: ["deviceId": .string(device)])["url"]?.stringValue)
