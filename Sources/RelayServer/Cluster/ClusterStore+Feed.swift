@@ -128,20 +128,39 @@ extension ClusterStore {
         let range = RedisCommand(
             ["XRANGE", ClusterKeys.events(device), "0-\(fed + 1)", "+", "COUNT", String(Self.feedFillBatch)],
             idempotent: true)
-        client.send(range) { [self] result in
+        entries(range, maxEntries: Self.feedFillBatch, on: client) { [self] read in
             let entries: [StreamEntry]
-            switch result {
-            case .failure(let error): return completion(.failure(Self.storeError(error)))
-            case .success(let reply):
-                do {
-                    entries = try StreamReply.entries(reply, maxEntries: Self.feedFillBatch)
-                } catch {
-                    return completion(.failure(StoreError(operation: "feed", code: 0, message: "\(error)")))
-                }
+            switch read {
+            case .failure(let error): return completion(.failure(error))
+            case .success(let found): entries = found
             }
             let events = entries.map { Self.feedEvent(device: device, entry: $0) }
             guard !events.isEmpty else { return completion(.success(0)) }
             append(events, force: true, on: client) { appended in completion(appended.map { _ in events.count }) }
+        }
+    }
+
+    /// The entries an `XRANGE` (or, newest first, an `XREVRANGE`) of at most `maxEntries` answers,
+    /// in the order Redis sent them.
+    func entries(
+        _ range: RedisCommand, maxEntries: Int, on client: RedisClusterClient,
+        completion: @escaping (Result<[StreamEntry], StoreError>) -> Void
+    ) {
+        let newestFirst = range.arguments.first == Array("XREVRANGE".utf8)
+        client.send(range) { result in
+            switch result {
+            case .failure(let error): completion(.failure(Self.storeError(error)))
+            case .success(let reply):
+                do {
+                    // Entries are checked in increasing order, so a newest-first reply is read reversed.
+                    let items = reply.elements ?? []
+                    let read = try StreamReply.entries(
+                        newestFirst ? .array(items.reversed()) : reply, maxEntries: maxEntries)
+                    completion(.success(newestFirst ? read.reversed() : read))
+                } catch {
+                    completion(.failure(StoreError(operation: "stream", code: 0, message: "\(error)")))
+                }
+            }
         }
     }
 

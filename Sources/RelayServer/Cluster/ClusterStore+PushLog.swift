@@ -42,20 +42,11 @@ extension ClusterStore {
         let end = upper.map { "0-\($0 - 1)" } ?? "+"
         let range = RedisCommand(
             ["XREVRANGE", ClusterKeys.feed, end, "-", "COUNT", String(Self.pushScanBatch)], idempotent: true)
-        client.send(range) { [self] result in
+        entries(range, maxEntries: Self.pushScanBatch, on: client) { [self] read in
             let entries: [StreamEntry]
-            switch result {
-            case .failure(let error): return completion(.failure(Self.storeError(error)))
-            case .success(let reply):
-                do {
-                    // XREVRANGE answers newest first: read as entries in reverse.
-                    entries = Array(
-                        try StreamReply.entries(
-                            .array((reply.elements ?? []).reversed()), maxEntries: Self.pushScanBatch
-                        ).reversed())
-                } catch {
-                    return completion(.failure(StoreError(operation: "pushlog", code: 0, message: "\(error)")))
-                }
+            switch read {
+            case .failure(let error): return completion(.failure(error))
+            case .success(let found): entries = found
             }
             var page = page
             for entry in entries {
