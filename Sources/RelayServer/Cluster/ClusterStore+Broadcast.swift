@@ -125,7 +125,17 @@ extension ClusterStore {
         }
         let result = record(&emulator, now)
         let effects = emulator.takeEffects()
-        let serialized = effects.serialized()
+        logUnowned(effects, serialized: effects.serialized(), on: client) { outcome in
+            completion(outcome.map { result })
+        }
+    }
+
+    /// Writes what a command that names no device did: its push records to `{relay}:log` (then,
+    /// with `durability.replicas`, waits for them), then its events to the fleet feed.
+    func logUnowned(
+        _ effects: EmulatorEffects, serialized: SerializedEffects, on client: RedisClusterClient,
+        completion: @escaping (Result<Void, StoreError>) -> Void
+    ) {
         let records = serialized.pushRecords.map { String(decoding: $0, as: UTF8.self) }
         let fed = zip(effects.events, serialized.events).map { FeedEvent($0, data: $1) }
         var writes: [RedisCommand] = []
@@ -138,8 +148,7 @@ extension ClusterStore {
         }
         sendInOrder(writes, on: client) { [self] written in
             if case .failure(let error) = written { return completion(.failure(error)) }
-            guard !fed.isEmpty else { return completion(.success(result)) }
-            feed(fed, on: client) { outcome in completion(outcome.map { result }) }
+            feed(fed, on: client, completion: completion)
         }
     }
 }

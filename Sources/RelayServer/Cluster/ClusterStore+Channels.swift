@@ -92,20 +92,9 @@ extension ClusterStore {
         completion: @escaping (Result<Void, StoreError>) -> Void
     ) {
         guard let command = commands.first else { return completion(.success(())) }
-        let replicas = settings.replicas
         client.send(command) { [self] result in
-            switch result {
-            case .failure(let error): return completion(.failure(Self.storeError(error)))
-            case .success(let value):
-                if command.arguments.first == Array("WAIT".utf8), let count = value.integer, count < Int64(replicas) {
-                    return completion(
-                        .failure(
-                            StoreError(
-                                operation: "wait", code: 0,
-                                message: "the commit reached \(count) of \(replicas) replicas in time")))
-                }
-                sendInOrder(Array(commands.dropFirst()), on: client, completion: completion)
-            }
+            if case .failure(let error) = checked(command, result) { return completion(.failure(error)) }
+            sendInOrder(Array(commands.dropFirst()), on: client, completion: completion)
         }
     }
 }

@@ -147,7 +147,7 @@ extension ClusterStore {
                     }
                 }
                 guard !due.isEmpty else { return completion(.success(0)) }
-                let tally = LoopTally(due.count)
+                let swept = LoopCollector<UnixSeconds?>(due.count)
                 let count = due.count
                 for entry in due {
                     perform(
@@ -157,8 +157,6 @@ extension ClusterStore {
                             return emulator.nextDeadline()
                         }
                     ) { outcome in
-                        var failed: StoreError?
-                        if case .failure(let error) = outcome { failed = error }
                         if case .success(let next) = outcome {
                             // The entry may have been stale (its device had nothing due): set it right.
                             client.eval(
@@ -166,8 +164,8 @@ extension ClusterStore {
                                 arguments: [entry.device, entry.score, next.map { String($0) } ?? ""]
                             ) { _ in }
                         }
-                        guard tally.record(failed) else { return }
-                        completion(tally.failure.map { .failure($0) } ?? .success(count))
+                        guard swept.record(outcome) else { return }
+                        completion(swept.failure.map { .failure($0) } ?? .success(count))
                     }
                 }
             }

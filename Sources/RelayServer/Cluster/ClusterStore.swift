@@ -235,10 +235,8 @@ final class ClusterStore: Sendable {
         case .success(nil):
             // Nothing belongs to a device: a refused push's record goes to the orphan log, and
             // its event to the fleet feed.
-            let fed = zip(effects.events, serialized.events).map { FeedEvent($0, data: $1) }
-            return commitOrphans(serialized.pushRecords, on: client) { [self] outcome in
-                guard case .success = outcome else { return completion(outcome) }
-                feed(fed, on: client) { fedOutcome in completion(fedOutcome.mapError { .failed($0) }) }
+            return logUnowned(effects, serialized: serialized, on: client) { outcome in
+                completion(outcome.mapError { .failed($0) })
             }
         case .failure(let error): return completion(.failure(.failed(error)))
         }
@@ -309,30 +307,14 @@ final class ClusterStore: Sendable {
                         deadline.map { RedisCommand(["ZADD", ClusterKeys.due, String($0), device], idempotent: true) }
                             ?? RedisCommand(["ZREM", ClusterKeys.due, device], idempotent: true))
                 }
-                if settings.replicas > 0 {
-                    follow.append(
-                        RedisCommand(
-                            arguments: [
-                                Array("WAIT".utf8), Array(String(settings.replicas).utf8),
-                                Array(String(settings.replicaTimeoutMs).utf8),
-                            ],
-                            key: Array(ClusterKeys.device(device).utf8), idempotent: true))
-                }
+                follow += waitForReplicas(of: [ClusterKeys.device(device)])
                 // The feed goes out with the follow-ups; the answer waits for both.
-                let tally = LoopTally(2)
-                let joined: (StoreError?) -> Void = { error in
-                    if tally.record(error) { completion(tally.failure.map { .failure(.failed($0)) } ?? .success(())) }
+                let both = LoopCollector<Void>(2)
+                let joined: (Result<Void, StoreError>) -> Void = { outcome in
+                    if both.record(outcome) { completion(both.failure.map { .failure(.failed($0)) } ?? .success(())) }
                 }
-                sendAll(follow, on: client) { outcome in
-                    if case .failure(let failure) = outcome, case .failed(let error) = failure {
-                        joined(error)
-                    } else {
-                        joined(nil)
-                    }
-                }
-                feed(feedEvents, on: client) { fed in
-                    if case .failure(let error) = fed { joined(error) } else { joined(nil) }
-                }
+                sendAll(follow, on: client, completion: joined)
+                feed(feedEvents, on: client, completion: joined)
             }
         }
     }
@@ -357,39 +339,33 @@ final class ClusterStore: Sendable {
     /// replicas fails the whole.
     private func sendAll(
         _ commands: [RedisCommand], on client: RedisClusterClient,
-        completion: @escaping (Result<Void, CommitFailure>) -> Void
+        completion: @escaping (Result<Void, StoreError>) -> Void
     ) {
         guard !commands.isEmpty else { return completion(.success(())) }
-        let tally = LoopTally(commands.count)
-        let replicas = settings.replicas
+        let answers = LoopCollector<Void>(commands.count)
         for command in commands {
-            let isWait = command.arguments.first == Array("WAIT".utf8)
-            client.send(command) { result in
-                var failed: StoreError?
-                switch result {
-                case .failure(let error): failed = Self.storeError(error)
-                case .success(let value):
-                    if isWait, let count = value.integer, count < Int64(replicas) {
-                        failed = StoreError(
-                            operation: "wait", code: 0,
-                            message: "the commit reached \(count) of \(replicas) replicas in time")
-                    }
+            client.send(command) { [self] result in
+                if answers.record(checked(command, result)) {
+                    completion(answers.failure.map { .failure($0) } ?? .success(()))
                 }
-                if tally.record(failed) { completion(tally.failure.map { .failure(.failed($0)) } ?? .success(())) }
             }
         }
     }
 
-    /// Records of refused pushes that belong to no device.
-    private func commitOrphans(
-        _ records: [[UInt8]], on client: RedisClusterClient, completion: @escaping (Result<Void, CommitFailure>) -> Void
-    ) {
-        guard !records.isEmpty else { return completion(.success(())) }
-        let push = RedisCommand(
-            ["LPUSH", ClusterKeys.orphanPushes] + records.map { String(decoding: $0, as: UTF8.self) })
-        let trim = RedisCommand(
-            ["LTRIM", ClusterKeys.orphanPushes, "0", String(max(1, retention.pushes) - 1)], idempotent: true)
-        sendAll([push, trim], on: client, completion: completion)
+    /// The outcome of `command`: its error, or for a `WAIT`, a count short of the replicas asked.
+    func checked(_ command: RedisCommand, _ result: Result<RESPValue, RedisError>) -> Result<Void, StoreError> {
+        switch result {
+        case .failure(let error): return .failure(Self.storeError(error))
+        case .success(let value):
+            let replicas = settings.replicas
+            if command.arguments.first == Array("WAIT".utf8), let count = value.integer, count < Int64(replicas) {
+                return .failure(
+                    StoreError(
+                        operation: "wait", code: 0,
+                        message: "the commit reached \(count) of \(replicas) replicas in time"))
+            }
+            return .success(())
+        }
     }
 
     /// The one device `effects` belong to: the loaded one, or the one the command created.
@@ -572,21 +548,6 @@ extension ClusterStore {
                 }
             }
         }
-    }
-}
-
-/// Answers of requests sent together from one loop: counts them down and keeps the first failure.
-final class LoopTally: @unchecked Sendable {  // Sendable: created and used on one event loop only.
-    private var pending: Int
-    private(set) var failure: StoreError?
-
-    init(_ count: Int) { pending = count }
-
-    /// Records one answer; true when it was the last one.
-    func record(_ error: StoreError?) -> Bool {
-        if failure == nil { failure = error }
-        pending -= 1
-        return pending == 0
     }
 }
 
